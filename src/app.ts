@@ -1,0 +1,110 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { installAuth } from './http/auth.js';
+import { installErrorHandlers } from './http/error-handler.js';
+import { installRequestGuards } from './http/request-guards.js';
+import { validatorCompiler } from './http/validation.js';
+import { registerModules } from './modules/index.js';
+import { SHARED_SCHEMAS } from './modules/schemas.js';
+import { createServices, type Services } from './services.js';
+import type { BlobStore } from './storage/blob-store.js';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  db: Database;
+  storage: BlobStore;
+  /** Pino options or false; tests pass a stream to read the log. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  auth: string;
+  idempotent: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    deps: AppDeps;
+    /** Every registered route with its auth mode: the table the shared tenancy suite walks. */
+    routeTable: RouteEntry[];
+  }
+}
+
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+/** Every Fastify option, plugin and route scope; the server and every test build the app here. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger:
+      deps.logger === undefined
+        ? {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+          }
+        : deps.logger,
+    bodyLimit: 1_048_576,
+    trustProxy: config.trustProxy,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
+    return503OnClosing: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+    ajv: { customOptions: { strict: false } },
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      const config = (route.config ?? {}) as { auth?: string; idempotent?: boolean };
+      routeTable.push({ method, url: route.url, auth: config.auth ?? 'none', idempotent: config.idempotent === true });
+    }
+  });
+  app.decorate('deps', deps);
+  app.decorate('services', createServices(deps));
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  installErrorHandlers(app);
+  installRequestGuards(app, config);
+  installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Project Publishing Service',
+        version: '1.0.0',
+        description:
+          'Estates, buildings, apartments, assets, inquiries and the four public-page add-ons of a real-estate development.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' },
+          operatorToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the operator' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  await registerModules(app);
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+  return app;
+}

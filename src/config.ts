@@ -1,0 +1,138 @@
+import path from 'node:path';
+
+/** Settings read once from the environment at the entry point, then passed down frozen. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminToken: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  allowPrivateAssetUrls: boolean;
+  storage:
+    | { driver: 'disk' }
+    | {
+        driver: 's3';
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+        /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
+        publicBaseUrl: string | undefined;
+      };
+  rateLimit: {
+    /** Requests per window for one API key. */
+    keyMax: number;
+    /** Requests per window for one anonymous client IP. */
+    anonymousMax: number;
+    /** Public inquiry submissions per window for one client IP. */
+    inquiryMax: number;
+    windowMs: number;
+  };
+  corsOrigins: string[];
+  trustProxy: boolean;
+  requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use one of ${protocols.join(', ')}`);
+  }
+  return raw;
+}
+
+function required(env: Env, name: string, why: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') throw new ConfigError(`${name} is required ${why}`);
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const adminToken = env.ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  }
+  const driver = env.STORAGE_DRIVER || 'disk';
+  let storage: Config['storage'];
+  if (driver === 'disk') storage = { driver: 'disk' };
+  else if (driver === 's3') {
+    storage = {
+      driver: 's3',
+      bucket: required(env, 'S3_BUCKET', 'when STORAGE_DRIVER=s3'),
+      region: env.S3_REGION || 'us-east-1',
+      endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+      publicBaseUrl: url(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    };
+  } else throw new ConfigError(`STORAGE_DRIVER must be "disk" or "s3", got "${driver}"`);
+
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+  return Object.freeze({
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    adminToken,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel,
+    allowPrivateAssetUrls: bool(env, 'ALLOW_PRIVATE_ASSET_URLS', false),
+    storage,
+    rateLimit: {
+      keyMax: int(env, 'RATE_LIMIT_KEY_MAX', 1200, 1, 10_000_000),
+      anonymousMax: int(env, 'RATE_LIMIT_ANONYMOUS_MAX', 600, 1, 10_000_000),
+      inquiryMax: int(env, 'RATE_LIMIT_INQUIRY_MAX', 10, 1, 10_000_000),
+      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+    },
+    corsOrigins,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+  });
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export class DataDirLockedError extends Error {}
+
+export interface DataDirLock {
+  release(): void;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the exclusive lock on DATA_DIR. PGlite has no lock of its own and two processes on one
+ * data directory corrupt it silently, so the second one must refuse to start.
+ *
+ * The lock file is created with O_EXCL and holds the owner's pid and host. A lock left by a
+ * process that died (SIGKILL, power loss) is taken over at once when that pid is no longer
+ * alive on this host, so a crash never needs a manual clean-up or a stale-lock timeout.
+ */
+export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, '.lock');
+  const host = os.hostname();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, JSON.stringify({ pid: process.pid, host, purpose, since: new Date().toISOString() }));
+      closeSync(fd);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          try {
+            const owner = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number };
+            if (owner.pid === process.pid) rmSync(file, { force: true });
+          } catch {
+            // already gone
+          }
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let owner: { pid?: number; host?: string; purpose?: string } = {};
+    try {
+      owner = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      // A half-written lock file: its writer died between create and write, or is writing now.
+    }
+    const stale = typeof owner.pid === 'number' && owner.host === host && !processAlive(owner.pid);
+    if (stale) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    throw new DataDirLockedError(
+      `The data directory ${dataDir} is in use by another process (pid ${owner.pid ?? 'unknown'}` +
+        `${owner.purpose ? `, ${owner.purpose}` : ''}). Only one process may open the embedded database; ` +
+        'stop it first, or use the admin API of the running server.',
+    );
+  }
+  throw new DataDirLockedError(`Could not take the lock on ${dataDir}`);
+}

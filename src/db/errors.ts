@@ -1,0 +1,57 @@
+import { AppError } from '../errors.js';
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+}
+
+/**
+ * Unique constraints and the 409 message each one means. Constraint names are set in the
+ * migrations; PostgreSQL reports them on 23505 so one table maps every duplicate.
+ */
+const UNIQUE_MESSAGES: Record<string, string> = {
+  estates_org_name_uq: 'An estate with this name already exists in the organization',
+  estates_slug_uq: 'An estate with this slug already exists',
+  buildings_estate_name_uq: 'A building with this name already exists in the estate',
+  apartments_building_name_uq: 'An apartment with this name already exists in the building',
+};
+
+export function registerUniqueMessage(constraint: string, message: string): void {
+  UNIQUE_MESSAGES[constraint] = message;
+}
+
+/** Turns a database error into the AppError a client should see, or undefined when it is a fault. */
+export function mapDatabaseError(err: unknown): AppError | undefined {
+  const { code, constraint } = (err ?? {}) as PgError;
+  switch (code) {
+    case '23505':
+      return new AppError('conflict', (constraint && UNIQUE_MESSAGES[constraint]) || 'The request collides with an existing record');
+    case '23503':
+      return new AppError('conflict', 'The request references a record that no longer exists or is still referenced');
+    case '22021': // character_not_in_repertoire (NUL in text)
+    case '22P05': // untranslatable_character
+      return new AppError('unprocessable', 'text fields must not contain NUL characters');
+    case '22003': // numeric_value_out_of_range
+      return new AppError('unprocessable', 'a number is out of range');
+    case '40001': // serialization_failure
+    case '40P01': // deadlock_detected
+      return new AppError('conflict', 'The request collided with a concurrent change; retry it');
+    case '57P01': // admin_shutdown
+    case '57P03': // cannot_connect_now
+    case '08000':
+    case '08003':
+    case '08006':
+      return new AppError('unavailable', 'The database is unavailable; retry later');
+    default:
+      break;
+  }
+  const netCode = (err as { code?: string } | undefined)?.code;
+  if (netCode === 'ECONNREFUSED' || netCode === 'ECONNRESET' || netCode === 'ETIMEDOUT' || netCode === 'EPIPE') {
+    return new AppError('unavailable', 'The database is unavailable; retry later');
+  }
+  const message = (err as Error | undefined)?.message ?? '';
+  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+    return new AppError('unavailable', 'The database is unavailable; retry later');
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { projectRoot } from '../paths.js';
+import type { Database } from './client.js';
+
+const MIGRATIONS_DIR = path.join(projectRoot, 'migrations');
+// Any constant works; it only has to be the same for every instance of this service.
+const MIGRATION_LOCK_ID = 724_311_901;
+
+export interface Migration {
+  version: string;
+  sql: string;
+  checksum: string;
+}
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const sql = await readFile(path.join(dir, file), 'utf8');
+      return { version: file.replace(/\.sql$/, ''), sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+/**
+ * Applies every migration not yet applied, each in its own transaction, in file order.
+ * An applied migration whose file changed stops start-up: migrations are forward-only.
+ * On PostgreSQL an advisory lock keeps two instances from migrating at once.
+ */
+export async function migrate(db: Database, dir?: string): Promise<string[]> {
+  const migrations = await loadMigrations(dir);
+  const applied: string[] = [];
+  const run = async () => {
+    await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      checksum text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const rows = await db.query<{ version: string; checksum: string }>('SELECT version, checksum FROM schema_migrations');
+    const done = new Map(rows.map((r) => [r.version, r.checksum]));
+    for (const m of migrations) {
+      const previous = done.get(m.version);
+      if (previous !== undefined) {
+        if (previous !== m.checksum) {
+          throw new Error(`Migration ${m.version} was changed after it was applied; add a new migration instead`);
+        }
+        continue;
+      }
+      await db.transaction(async (tx) => {
+        for (const statement of splitStatements(m.sql)) await tx.query(statement);
+        await tx.query('INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)', [m.version, m.checksum]);
+      });
+      applied.push(m.version);
+    }
+  };
+  if (db.kind === 'postgres') {
+    await db.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await run();
+    } finally {
+      await db.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } else {
+    await run();
+  }
+  return applied;
+}
+
+/** Splits a migration on semicolons at line ends; migrations keep one statement per such end. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*$/m)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+}

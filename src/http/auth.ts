@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { OrganizationsService } from '../modules/organizations/service.js';
+import type { AuthContext, AuthMode } from './route-config.js';
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Constant-time comparison: both sides are hashed first so their lengths never leak. */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError('unauthorized', 'Missing or invalid API key');
+  return request.auth;
+}
+
+export function installAuth(app: FastifyInstance, deps: { organizations: OrganizationsService; adminToken: string | undefined }): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    const mode: AuthMode = request.routeOptions.config?.auth ?? 'none';
+    if (mode === 'none') return;
+    const token = bearer(request);
+
+    if (mode === 'admin') {
+      if (!deps.adminToken) throw new AppError('notFound', 'The admin surface is disabled; set ADMIN_TOKEN to enable it');
+      if (token && deps.adminToken && safeEqual(token, deps.adminToken)) return;
+      if (token && (await deps.organizations.authenticate(token))) {
+        throw new AppError('forbidden', 'This endpoint is not on the partner surface');
+      }
+      throw new AppError('unauthorized', 'Missing or invalid operator token');
+    }
+
+    if (token === undefined) {
+      if (mode === 'public') return;
+      throw new AppError('unauthorized', 'Missing API key; send Authorization: Bearer <key>');
+    }
+    const auth = token ? await deps.organizations.authenticate(token) : null;
+    if (!auth) throw new AppError('unauthorized', 'Invalid or revoked API key');
+    request.auth = auth;
+    if (mode === 'partner') {
+      const needed = request.routeOptions.config?.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+      if (!auth.scopes.includes(needed)) throw new AppError('forbidden', `This API key lacks the ${needed} scope`);
+    }
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { mapDatabaseError } from '../db/errors.js';
+import { AppError, errorBody } from '../errors.js';
+import { formatValidationErrors } from './validation.js';
+
+/** Fastify's own error codes for a request it cannot read: all are the client's fault. */
+const BAD_REQUEST_CODES = new Set([
+  'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+  'FST_ERR_CTP_EMPTY_JSON_BODY',
+  'FST_ERR_CTP_INVALID_JSON_BODY',
+  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+  'FST_ERR_CTP_EMPTY_TYPE',
+  'FST_ERR_CTP_INVALID_TYPE',
+  'FST_ERR_INVALID_URL',
+  'FST_ERR_BAD_URL',
+  'FST_ERR_ASYNC_CONSTRAINT',
+]);
+
+function toAppError(err: FastifyError): AppError | { statusCode: number; message: string } {
+  if (err instanceof AppError) return err;
+  if (err.validation) {
+    const part = err.validationContext ?? 'body';
+    if (part === 'body') {
+      const rootTypeError = err.validation.find((v) => v.instancePath === '' && v.keyword === 'type');
+      if (rootTypeError) return new AppError('badRequest', 'The request body must be a JSON object');
+      return new AppError('unprocessable', formatValidationErrors(err.validation as never, part));
+    }
+    // A query parameter or header not of its type: the request cannot be read (400).
+    return new AppError('badRequest', formatValidationErrors(err.validation as never, part));
+  }
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('payloadTooLarge', 'The request body is too large');
+  if (err.code && BAD_REQUEST_CODES.has(err.code)) {
+    const message = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'Unsupported Content-Type; send application/json' : err.message;
+    return new AppError('badRequest', message);
+  }
+  if (err instanceof SyntaxError || (err as { name?: string }).name === 'SyntaxError') {
+    return new AppError('badRequest', 'The request body is not valid JSON');
+  }
+  const fromDb = mapDatabaseError(err);
+  if (fromDb) return fromDb;
+  const status = err.statusCode;
+  if (status && status >= 400 && status < 500) return { statusCode: status, message: err.message };
+  return { statusCode: 500, message: 'An unexpected error occurred' };
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const mapped = toAppError(err);
+    const statusCode = mapped.statusCode;
+    if (statusCode >= 500) request.log.error({ err }, 'request failed');
+    else request.log.debug({ err: { message: err.message, code: err.code } }, 'request rejected');
+    if (statusCode === 429 || statusCode === 503) {
+      const retry = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? (statusCode === 503 ? 5 : undefined);
+      if (retry !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retry));
+    }
+    return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, mapped.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+}

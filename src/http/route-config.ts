@@ -1,0 +1,31 @@
+import type { ApiKeyScope } from '../modules/organizations/service.js';
+
+/**
+ * How a route authenticates, declared in its `config.auth`:
+ * - partner: an organization API key is required (401 without); its scope must allow the method (403).
+ * - public: no key needed; a valid key is still read so the owner can see more (add-on reads).
+ * - admin: the operator token is required; an organization key is 403, anything else 401.
+ * - none: no credentials are looked at (health, docs, files).
+ */
+export type AuthMode = 'partner' | 'public' | 'admin' | 'none';
+
+export interface AuthContext {
+  organizationId: string;
+  keyId: string;
+  scopes: ApiKeyScope[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    /** Scope the partner key needs; defaults to read for GET/HEAD and write otherwise. */
+    scope?: ApiKeyScope;
+    /** A creating POST: honours Idempotency-Key. */
+    idempotent?: boolean;
+    /** Which rate-limit budget the route draws from; defaults by auth mode. */
+    rateLimitClass?: 'inquiry';
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}

@@ -1,0 +1,76 @@
+import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+
+/** Text limits from DECISIONS: names/titles/labels/captions, plain descriptions, HTML before sanitising. */
+export const LIMITS = {
+  name: 200,
+  description: 20_000,
+  html: 100_000,
+  url: 2_048,
+  shortText: 200,
+} as const;
+
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer({ description: 'The HTTP status, repeated' }),
+    message: Type.String({ description: 'What went wrong; names the offending fields for 422' }),
+    error: Type.String({ description: 'The HTTP reason phrase' }),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request cannot be read (malformed JSON, wrong Content-Type, bad query parameter) or an asset kind is not accepted',
+  401: 'Missing or invalid API key',
+  403: 'The key may not do this (read-only key, dashboard-managed field, operator endpoint)',
+  404: 'Not found, or not visible to this key',
+  409: 'Collides with current state (duplicate name or slug, idempotent request still running)',
+  413: 'Body or upload too large',
+  422: 'Validation failed; the message names every offending field',
+  429: 'Rate limited; see Retry-After',
+  503: 'A dependency (database, storage) is unavailable; retry with backoff',
+};
+
+/** The error responses a route documents, each with the one error body shape. */
+export function errorResponses(...codes: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const code of codes) out[code] = Type.Ref(ErrorSchema, { description: ERROR_DESCRIPTIONS[code] });
+  return out;
+}
+
+/** Standard error set of an organization-scoped route. */
+export const partnerErrors = (...extra: number[]) => errorResponses(400, 401, 403, 404, 422, 429, ...extra);
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 200, description: 'Resource id (UUID)' }) });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Name = (description = 'Name') => Type.String({ minLength: 1, maxLength: LIMITS.name, description, pattern: '\\S' });
+export const Description = () => Type.String({ maxLength: LIMITS.description });
+export const Url = () => Type.String({ maxLength: LIMITS.url });
+export const Id = (description = 'UUID of an existing resource') => Type.String({ minLength: 1, maxLength: 200, description });
+export const DateTime = () => Type.String({ format: 'date-time' });
+
+/**
+ * Server-managed fields of a resource that a client may send back unchanged (GET-modify-PATCH):
+ * accepted, never validated, and ignored by the service.
+ */
+export function withIgnored<T extends TProperties>(properties: T, ignored: string[]): TObject<T> {
+  const extra: TProperties = {};
+  for (const name of ignored) {
+    extra[name] = Type.Optional(Type.Unsafe({ readOnly: true, 'x-ignored': true, description: 'Server-managed; ignored when sent' }));
+  }
+  // The ignored fields exist only in the wire schema; handlers drop them (dropIgnored) before use.
+  return Type.Object({ ...properties, ...extra }, { additionalProperties: false }) as unknown as TObject<T>;
+}
+
+/** Removes the keys withIgnored accepted, so services only see writable fields. */
+export function dropIgnored<T extends object>(body: T, ignored: string[]): T {
+  const copy = { ...body } as Record<string, unknown>;
+  for (const name of ignored) delete copy[name];
+  return copy as T;
+}
+
+export const PageQuery = {
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Items to return' })),
+};

@@ -1,0 +1,90 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// Bodies are validated as sent: no type coercion (a number is not a string), no defaults filled
+// in (a PATCH changes only what it names) and unknown fields are errors, not silently dropped.
+// Query strings and path parameters arrive as text, so those are coerced.
+const ajvOptions = { allErrors: true, strict: false, useDefaults: false, removeAdditional: false } as const;
+const bodyAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: false }));
+const queryAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: true, useDefaults: true }));
+for (const ajv of [bodyAjv, queryAjv]) {
+  ajv.addKeyword({ keyword: 'x-ignored' });
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+const MAX_LISTED = 20;
+
+function fieldName(err: ErrorObject): string {
+  const base = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+  const child =
+    err.keyword === 'required'
+      ? (err.params as { missingProperty: string }).missingProperty
+      : err.keyword === 'additionalProperties'
+        ? (err.params as { additionalProperty: string }).additionalProperty
+        : undefined;
+  if (child === undefined) return base;
+  return base ? `${base}.${child}` : child;
+}
+
+function describe(err: ErrorObject): string {
+  switch (err.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not allowed';
+    case 'enum':
+      return `must be one of: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
+    default:
+      return err.message ?? 'is invalid';
+  }
+}
+
+/** One readable line naming every offending field: `name is required; status must be one of: …`. */
+export function formatValidationErrors(errors: ErrorObject[], part: string): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const err of errors) {
+    // anyOf/oneOf repeat what their branches said; the branch errors are the useful ones.
+    if (err.keyword === 'anyOf' || err.keyword === 'oneOf' || err.keyword === 'if') continue;
+    const field = fieldName(err) || part;
+    const line = `${field} ${describe(err)}`;
+    if (seen.has(line)) continue;
+    seen.add(line);
+    parts.push(line);
+  }
+  const shown = parts.slice(0, MAX_LISTED);
+  const more = parts.length > MAX_LISTED ? `; and ${parts.length - MAX_LISTED} more` : '';
+  return `Validation failed: ${shown.join('; ')}${more}`;
+}
+
+/** Finds a string holding a NUL character (PostgreSQL text cannot store one); returns its path. */
+export function findNulString(value: unknown, at = '', depth = 0): string | undefined {
+  if (depth > 64) return undefined;
+  if (typeof value === 'string') return value.includes('\u0000') ? at || 'body' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findNulString(value[i], `${at}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes('\u0000')) return at ? `${at}.${k.replace(/\u0000/g, '\\0')}` : k.replace(/\u0000/g, '\\0');
+      const found = findNulString(v, at ? `${at}.${k}` : k, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,148 @@
+import { type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
+import { DateTime, Description, Id, LIMITS, Name, Nullable, Url, withIgnored } from '../../http/schemas.js';
+import { BuildingInline } from '../buildings/schemas.js';
+
+export const APARTMENT_STATUSES = ['ACTIVE', 'BOOKED', 'SOLD', 'HIDDEN'] as const;
+export const APARTMENT_TYPES = ['RESIDENTIAL', 'COMMERCIAL', 'PARKING', 'STORAGE'] as const;
+export const AREA_UNITS = ['m2', 'ft2'] as const;
+export const EXPOSURES = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
+export const ANGLE_SOURCES = ['auto', 'manual'] as const;
+
+const literalUnion = (values: readonly string[], description?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+
+const Amount = () => Type.Number({ minimum: 0, maximum: 1e9 });
+const Count = () => Type.Integer({ minimum: 0, maximum: 10_000 });
+
+const apartmentDataFields = {
+  area: Amount(),
+  areaUnit: literalUnion(AREA_UNITS, 'm2 or ft2'),
+  terrace: Amount(),
+  terraces: Type.Array(Amount(), { maxItems: 50 }),
+  balcony: Amount(),
+  balconies: Type.Array(Amount(), { maxItems: 50 }),
+  bedrooms: Count(),
+  rooms: Count(),
+  bathrooms: Count(),
+  floor: Type.Integer({ minimum: -100, maximum: 1000 }),
+  garage: Count(),
+  storage: Count(),
+  category: Type.String({ maxLength: LIMITS.shortText }),
+  priceAsterisk: Type.String({ maxLength: LIMITS.shortText }),
+  exposures: Type.Array(literalUnion(EXPOSURES), { maxItems: 8 }),
+  floorHeight: Type.Number({ minimum: 0, maximum: 1000 }),
+  hasDen: Type.Boolean(),
+};
+
+type DataFields = typeof apartmentDataFields;
+
+/** apartmentData as sent: every key optional; null removes a key on PATCH (merge semantics). */
+export const ApartmentDataInput = Type.Object(
+  Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(Nullable(s))])),
+  { additionalProperties: false },
+) as unknown as TObject<{ [K in keyof DataFields]: TOptional<TUnion<[DataFields[K], TNull]>> }>;
+
+export const ApartmentDataSchema = Type.Object(
+  Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(s)])),
+) as unknown as TObject<{ [K in keyof DataFields]: TOptional<DataFields[K]> }>;
+
+export const PreferredAngle = Type.Object(
+  {
+    navigatorId: Type.String({ maxLength: 200 }),
+    angle: Type.Number({ minimum: -360, maximum: 360 }),
+    source: literalUnion(ANGLE_SOURCES, 'auto or manual'),
+  },
+  { additionalProperties: false },
+);
+
+const UrlList = () => Type.Array(Url(), { maxItems: 100 });
+
+const writable = {
+  isPromoted: Type.Optional(Type.Boolean()),
+  description: Type.Optional(Nullable(Description())),
+  status: Type.Optional(literalUnion(APARTMENT_STATUSES, 'ACTIVE, BOOKED, SOLD or HIDDEN')),
+  floorPlanUrls: Type.Optional(UrlList()),
+  floorPlanPreviewUrls: Type.Optional(UrlList()),
+  floorPlan3dPreviewUrls: Type.Optional(UrlList()),
+  priceCents: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Price in minor currency units' }))),
+  isPriceNet: Type.Optional(Type.Boolean()),
+  apartmentType: Type.Optional(literalUnion(APARTMENT_TYPES, 'RESIDENTIAL, COMMERCIAL, PARKING or STORAGE')),
+  apartmentData: Type.Optional(ApartmentDataInput),
+  showPrice: Type.Optional(Type.Boolean()),
+  currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, e.g. USD' }))),
+  externalId: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
+  lastSynchronizedAt: Type.Optional(Nullable(DateTime())),
+  source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
+  virtualTourUrl: Type.Optional(Nullable(Url())),
+  assetsIds: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'The complete list of asset ids; each must be an asset of the organization' })),
+  panoramaId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  preferredAngles: Type.Optional(Type.Array(PreferredAngle, { maxItems: 100 })),
+  externalUrl: Type.Optional(Nullable(Url())),
+};
+
+export const APARTMENT_IGNORED = ['id', 'building', 'estateId', 'priceChangeHistory', 'createdAt', 'updatedAt'];
+
+export const CreateApartmentBody = withIgnored({ name: Name('Apartment name'), buildingId: Id('Building the apartment is in'), ...writable }, APARTMENT_IGNORED);
+export const UpdateApartmentBody = withIgnored(
+  { name: Type.Optional(Name('Apartment name')), buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')), ...writable },
+  APARTMENT_IGNORED,
+);
+export const BulkApartmentItem = withIgnored({ name: Name('Apartment name'), ...writable }, APARTMENT_IGNORED);
+
+export const MAX_BULK = 5000;
+export const BulkApartmentsBody = Type.Object(
+  {
+    buildingId: Id('Building every apartment goes into'),
+    apartments: Type.Array(BulkApartmentItem, { minItems: 1, maxItems: MAX_BULK }),
+  },
+  { additionalProperties: false },
+);
+
+export const ApartmentSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    isPromoted: Type.Boolean(),
+    description: Nullable(Type.String()),
+    status: Type.String(),
+    floorPlanUrls: Type.Array(Type.String()),
+    floorPlanPreviewUrls: Type.Array(Type.String()),
+    floorPlan3dPreviewUrls: Type.Array(Type.String()),
+    priceCents: Nullable(Type.Number()),
+    isPriceNet: Type.Boolean(),
+    apartmentType: Type.String(),
+    apartmentData: ApartmentDataSchema,
+    buildingId: Type.String(),
+    estateId: Type.String(),
+    showPrice: Type.Boolean(),
+    currency: Nullable(Type.String()),
+    building: BuildingInline,
+    externalId: Nullable(Type.String()),
+    lastSynchronizedAt: Nullable(Type.String({ format: 'date-time' })),
+    source: Nullable(Type.String()),
+    virtualTourUrl: Nullable(Type.String()),
+    assetsIds: Type.Array(Type.String()),
+    panoramaId: Nullable(Type.String()),
+    preferredAngles: Type.Array(Type.Object({ navigatorId: Type.String(), angle: Type.Number(), source: Type.String() })),
+    externalUrl: Nullable(Type.String()),
+    priceChangeHistory: Type.Array(
+      Type.Object({ date: Type.String({ format: 'date-time' }), priceCentsBefore: Nullable(Type.Number()), priceCentsAfter: Nullable(Type.Number()) }),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Apartment', title: 'Apartment' },
+);
+
+export const ListApartmentsQuery = Type.Object(
+  {
+    buildingId: Type.Optional(Type.String({ maxLength: 200 })),
+    estateId: Type.Optional(Type.String({ maxLength: 200 })),
+    organizationId: Type.Optional(Type.String({ maxLength: 200, description: 'Must be the key’s own organization (403 otherwise)' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Every match when omitted' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ApartmentList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(ApartmentSchema)) });

@@ -1,0 +1,207 @@
+import type { Static } from '@sinclair/typebox';
+import type { Database, Queryable } from '../../db/client.js';
+import { forbidden, notFound } from '../../errors.js';
+import { isUuid, iso, newId } from '../../ids.js';
+import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
+import { type Building, toBuilding } from '../buildings/service.js';
+import { type Navigator, navigatorsRepository, toNavigator } from '../navigators/repository.js';
+import { organizationsRepository } from '../organizations/repository.js';
+import { type EstateFields, type EstateRow, estatesRepository as repo } from './repository.js';
+import { type AdminUpdateEstateBody, type CreateEstateBody, DASHBOARD_FIELDS, type SetupBody } from './schemas.js';
+
+export interface Estate {
+  id: string;
+  name: string;
+  description: string | null;
+  organizationId: string;
+  slug: string;
+  photoUrl: string | null;
+  navigatorId: string | null;
+  organization: { id: string; name: string; featureFlags: string[] };
+  buildings: Building[];
+  integrationType: string | null;
+  isPreview: boolean;
+  subscriptionStatus: string;
+  manuallyActivatedAt: string | null;
+  manuallyActivatedById: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type EstateInput = Static<typeof CreateEstateBody> & EstateFields;
+
+/** Lowercase ASCII words joined by hyphens: "Żoliborz Park II" -> "zoliborz-park-ii". */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'l')
+    .replace(/ß/g, 'ss')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug || 'estate';
+}
+
+/** Reads an estate of the organization or throws the 404 every module uses. */
+export async function requireEstate(db: Queryable, organizationId: string, id: string, lock = false): Promise<EstateRow> {
+  const row = isUuid(id) ? await (lock ? repo.lock(db, organizationId, id) : repo.get(db, organizationId, id)) : undefined;
+  if (!row) throw notFound('Estate', id);
+  return row;
+}
+
+const isSlugClash = (err: unknown) => (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'estates_slug_uq';
+
+export class EstatesService {
+  constructor(private readonly db: Database) {}
+
+  private async toEstate(db: Queryable, row: EstateRow, buildings?: BuildingRow[]): Promise<Estate> {
+    const org = await organizationsRepository.get(db, row.organization_id);
+    const rows = buildings ?? (await buildingsRepository.listByEstates(db, row.organization_id, [row.id]));
+    return shapeEstate(row, org!, rows);
+  }
+
+  private async freeSlug(db: Queryable, name: string): Promise<string> {
+    const base = slugify(name);
+    const taken = new Set(await repo.slugsLike(db, base));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  /** Generated slugs can race another create; the unique index decides and the loser picks again. */
+  private async withSlugRetry<T>(explicitSlug: boolean, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (explicitSlug || attempt >= 4 || !isSlugClash(err)) throw err;
+      }
+    }
+  }
+
+  private checkDashboardFields(input: EstateFields, current: Partial<Record<(typeof DASHBOARD_FIELDS)[number], unknown>>): void {
+    for (const field of DASHBOARD_FIELDS) {
+      const sent = input[field];
+      if (sent === undefined) continue;
+      const now = current[field];
+      const same = field === 'manuallyActivatedAt' ? iso(sent as string | null) === (now ?? null) : sent === now;
+      if (!same) throw forbidden(`${field} is managed in the dashboard and cannot be changed with an API key`);
+    }
+  }
+
+  private async insertEstate(tx: Queryable, organizationId: string, input: EstateInput, navigatorId?: string): Promise<EstateRow> {
+    const slug = input.slug ?? (await this.freeSlug(tx, input.name));
+    return repo.insert(tx, {
+      id: newId(),
+      organizationId,
+      name: input.name.trim(),
+      slug,
+      description: input.description ?? null,
+      photoUrl: input.photoUrl ?? null,
+      integrationType: input.integrationType ?? null,
+      navigatorId: navigatorId ?? null,
+    });
+  }
+
+  async create(organizationId: string, input: EstateInput): Promise<Estate> {
+    this.checkDashboardFields(input, { isPreview: false, subscriptionStatus: 'DRAFT', manuallyActivatedAt: null, manuallyActivatedById: null });
+    return this.withSlugRetry(input.slug !== undefined, () =>
+      this.db.transaction(async (tx) => this.toEstate(tx, await this.insertEstate(tx, organizationId, input), [])),
+    );
+  }
+
+  async setup(organizationId: string, input: Static<typeof SetupBody>): Promise<{ estate: Estate; building: Building; navigator: Navigator }> {
+    const { buildingName, ...estateInput } = input;
+    return this.withSlugRetry(input.slug !== undefined, () =>
+      this.db.transaction(async (tx) => {
+        const navigatorId = newId();
+        const estateRow = await this.insertEstate(tx, organizationId, estateInput as EstateInput, navigatorId);
+        const buildingRow = await buildingsRepository.insert(tx, {
+          id: newId(),
+          organizationId,
+          estateId: estateRow.id,
+          name: buildingName?.trim() || 'Building 1',
+        });
+        const navigatorRow = await navigatorsRepository.insertDefault(tx, {
+          id: navigatorId,
+          organizationId,
+          estateId: estateRow.id,
+          name: estateRow.name,
+        });
+        return {
+          estate: await this.toEstate(tx, estateRow, [buildingRow]),
+          building: toBuilding(buildingRow),
+          navigator: toNavigator(navigatorRow),
+        };
+      }),
+    );
+  }
+
+  async list(organizationId: string, query: { organizationId?: string; buildingId?: string; offset?: number; limit?: number }): Promise<Estate[]> {
+    if (query.organizationId !== undefined && query.organizationId !== organizationId) {
+      throw forbidden('organizationId names another organization; a key only lists its own estates');
+    }
+    if (query.buildingId !== undefined && !isUuid(query.buildingId)) return [];
+    const rows = await repo.list(this.db, organizationId, {
+      ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
+      offset: query.offset ?? 0,
+      limit: query.limit ?? 100,
+    });
+    const org = await organizationsRepository.get(this.db, organizationId);
+    const buildings = await buildingsRepository.listByEstates(this.db, organizationId, rows.map((r) => r.id));
+    return rows.map((row) => shapeEstate(row, org!, buildings.filter((b) => b.estate_id === row.id)));
+  }
+
+  async get(organizationId: string, id: string): Promise<Estate> {
+    return this.toEstate(this.db, await requireEstate(this.db, organizationId, id));
+  }
+
+  async update(organizationId: string, id: string, input: Partial<EstateInput>): Promise<Estate> {
+    return this.db.transaction(async (tx) => {
+      const current = await requireEstate(tx, organizationId, id, true);
+      this.checkDashboardFields(input, {
+        isPreview: current.is_preview,
+        subscriptionStatus: current.subscription_status,
+        manuallyActivatedAt: iso(current.manually_activated_at),
+        manuallyActivatedById: current.manually_activated_by_id,
+      });
+      const { isPreview, subscriptionStatus, manuallyActivatedAt, manuallyActivatedById, ...writable } = input;
+      const fields: EstateFields = { ...writable };
+      if (fields.name !== undefined) fields.name = fields.name.trim();
+      const row = await repo.update(tx, organizationId, id, fields);
+      return this.toEstate(tx, row!);
+    });
+  }
+
+  async adminUpdate(id: string, input: Static<typeof AdminUpdateEstateBody>): Promise<Estate> {
+    if (!isUuid(id)) throw notFound('Estate', id);
+    const row = await repo.updateAnyOrganization(this.db, id, input);
+    if (!row) throw notFound('Estate', id);
+    return this.toEstate(this.db, row);
+  }
+}
+
+function shapeEstate(row: EstateRow, org: { id: string; name: string; feature_flags: string[] }, buildings: BuildingRow[]): Estate {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    organizationId: row.organization_id,
+    slug: row.slug,
+    photoUrl: row.photo_url,
+    navigatorId: row.navigator_id,
+    organization: { id: org.id, name: org.name, featureFlags: org.feature_flags },
+    buildings: buildings.map(toBuilding),
+    integrationType: row.integration_type,
+    isPreview: row.is_preview,
+    subscriptionStatus: row.subscription_status,
+    manuallyActivatedAt: iso(row.manually_activated_at),
+    manuallyActivatedById: row.manually_activated_by_id,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { apartmentRoutes } from './apartments/routes.js';
+import { buildingRoutes } from './buildings/routes.js';
+import { estateRoutes } from './estates/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { navigatorRoutes } from './navigators/routes.js';
+import { adminRoutes } from './organizations/routes.js';
+
+/** Every route of the service; the shared tenancy suite reads the same table through app.routes. */
+export async function registerModules(app: FastifyInstance): Promise<void> {
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(adminRoutes);
+      await api.register(estateRoutes);
+      await api.register(navigatorRoutes);
+      await api.register(buildingRoutes);
+      await api.register(apartmentRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IdParams, errorResponses } from '../../http/schemas.js';
+import { AdminUpdateEstateBody, EstateSchema } from '../estates/schemas.js';
+import {
+  CreateOrganizationBody,
+  CreatedOrganization,
+  IssueKeyBody,
+  IssuedKeySchema,
+  KeyIdParams,
+  ListOrganizationsQuery,
+  OrganizationSchema,
+} from './schemas.js';
+
+/** The operator surface: authenticated by ADMIN_TOKEN, never by an organization key (403). */
+export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { organizations, estates } = app.services;
+  const tags = ['Admin'];
+  const security = [{ operatorToken: [] }];
+  const config = { auth: 'admin' as const };
+  const errors = (...extra: number[]) => errorResponses(400, 401, 403, 404, 422, ...extra);
+
+  app.post(
+    '/admin/organizations',
+    { config, schema: { tags, summary: 'Create an organization and its first API key', security, body: CreateOrganizationBody, response: { 201: CreatedOrganization, ...errors() } } },
+    async (request, reply) => reply.code(201).send(await organizations.create(request.body)),
+  );
+
+  app.get(
+    '/admin/organizations',
+    { config, schema: { tags, summary: 'List organizations', security, querystring: ListOrganizationsQuery, response: { 200: Type.Array(OrganizationSchema), ...errors() } } },
+    async (request) => organizations.list(request.query.offset ?? 0, request.query.limit ?? 100),
+  );
+
+  app.post(
+    '/admin/organizations/:id/api-keys',
+    { config, schema: { tags, summary: 'Issue another API key', security, params: IdParams, body: IssueKeyBody, response: { 201: IssuedKeySchema, ...errors() } } },
+    async (request, reply) => reply.code(201).send(await organizations.issueKey(request.params.id, request.body ?? {})),
+  );
+
+  app.delete(
+    '/admin/api-keys/:keyId',
+    { config, schema: { tags, summary: 'Revoke an API key (401 from then on)', security, params: KeyIdParams, response: { 204: Type.Null(), ...errors() } } },
+    async (request, reply) => {
+      await organizations.revokeKey(request.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/admin/estates/:id',
+    { config, schema: { tags, summary: 'Set dashboard-managed estate fields', security, params: IdParams, body: AdminUpdateEstateBody, response: { 200: Type.Ref(EstateSchema), ...errors() } } },
+    async (request) => estates.adminUpdate(request.params.id, request.body),
+  );
+};

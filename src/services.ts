@@ -1,0 +1,17 @@
+import type { AppDeps } from './app.js';
+import { ApartmentsService } from './modules/apartments/service.js';
+import { BuildingsService } from './modules/buildings/service.js';
+import { EstatesService } from './modules/estates/service.js';
+import { OrganizationsService } from './modules/organizations/service.js';
+
+export type Services = ReturnType<typeof createServices>;
+
+/** One instance of each service per app, wired with the app's database and storage. */
+export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>) {
+  return {
+    organizations: new OrganizationsService(deps.db),
+    estates: new EstatesService(deps.db),
+    buildings: new BuildingsService(deps.db),
+    apartments: new ApartmentsService(deps.db),
+  };
+}

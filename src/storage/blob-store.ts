@@ -1,0 +1,30 @@
+import type { Readable } from 'node:stream';
+
+export interface BlobStat {
+  size: number;
+}
+
+export interface BlobRange {
+  start: number;
+  /** Inclusive end offset. */
+  end: number;
+}
+
+/**
+ * Where asset bytes live. Keys are made by the service (never from a client's file name) and
+ * are opaque, path-safe strings such as `org/<uuid>/<uuid>`.
+ */
+export interface BlobStore {
+  readonly driver: 'disk' | 's3';
+  /** Streams body into key; on any error nothing is left under key. Resolves with the stored size. */
+  put(key: string, body: Readable, contentType: string): Promise<BlobStat>;
+  /** Streams the object, or the inclusive byte range of it. Rejects with code ENOENT when missing. */
+  get(key: string, range?: BlobRange): Promise<Readable>;
+  stat(key: string): Promise<BlobStat | undefined>;
+  /** Removes the object; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+  /** Readiness: throws when the store cannot be written to. */
+  check(): Promise<void>;
+  /** A direct public URL for the object when the store serves it itself; undefined to serve through the service. */
+  publicUrl(key: string): string | undefined;
+}

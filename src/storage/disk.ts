@@ -1,0 +1,68 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
+
+const SAFE_KEY = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/;
+
+/** Local disk under DATA_DIR/files. Writes go to a temp file renamed into place, so a reader never sees half a file. */
+export class DiskBlobStore implements BlobStore {
+  readonly driver = 'disk' as const;
+  constructor(private readonly root: string) {}
+
+  /** Keys are service-made; anything else is refused so no client text ever becomes a path. */
+  private pathOf(key: string): string {
+    if (!SAFE_KEY.test(key)) throw new Error(`Unsafe storage key: ${key}`);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`Unsafe storage key: ${key}`);
+    return full;
+  }
+
+  async put(key: string, body: Readable): Promise<BlobStat> {
+    const target = this.pathOf(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = path.join(this.root, '.tmp', randomUUID());
+    await mkdir(path.dirname(tmp), { recursive: true });
+    try {
+      await pipeline(body, createWriteStream(tmp, { flags: 'wx' }));
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: (await stat(target)).size };
+  }
+
+  async get(key: string, range?: BlobRange): Promise<Readable> {
+    const file = this.pathOf(key);
+    await stat(file); // rejects with ENOENT before a stream is handed out
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<BlobStat | undefined> {
+    try {
+      return { size: (await stat(this.pathOf(key))).size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    const probe = path.join(this.root, '.tmp', `ready-${randomUUID()}`);
+    await mkdir(path.dirname(probe), { recursive: true });
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+  }
+
+  publicUrl(): string | undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+import { createProject } from '../../helpers/factories.js';
+import type { ModuleCases } from '../types.js';
+
+let n = 0;
+const fresh = (label: string) => `${label} tenancy ${++n}`;
+
+export const foundationCases: ModuleCases = {
+  async prepare(w) {
+    const { estate, building, apartment } = await createProject(w.t, w.a.key);
+    const setup = await w.t.request({ method: 'POST', url: '/api/v1/estate/setup', key: w.a.key, body: { name: fresh('Setup') } });
+    w.ids.estate = estate.id;
+    w.ids.building = building.id;
+    w.ids.apartment = apartment.id;
+    w.ids.navigator = (setup.json() as { navigator: { id: string } }).navigator.id;
+  },
+  routes: {
+    'POST /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate', body: { name: fresh('Estate') } }) },
+    'POST /api/v1/estate/setup': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate/setup', body: { name: fresh('Setup') } }) },
+    'GET /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate' }) },
+    'GET /api/v1/estate/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/estate/${w.ids.estate}` }) },
+    'PATCH /api/v1/estate/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/estate/${w.ids.estate}`, body: { description: 'changed' } }) },
+    'GET /api/v1/navigator/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/navigator/${w.ids.navigator}` }) },
+    'POST /api/v1/building': { foreign: 404, request: (w) => ({ url: '/api/v1/building', body: { name: fresh('Building'), estateId: w.ids.estate } }) },
+    'GET /api/v1/building/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/building/${w.ids.building}` }) },
+    'PATCH /api/v1/building/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/building/${w.ids.building}`, body: { description: 'changed' } }) },
+    'POST /api/v1/apartment': { foreign: 404, request: (w) => ({ url: '/api/v1/apartment', body: { name: fresh('Apartment'), buildingId: w.ids.building } }) },
+    'POST /api/v1/apartment/bulk': {
+      foreign: 404,
+      request: (w) => ({ url: '/api/v1/apartment/bulk', body: { buildingId: w.ids.building, apartments: [{ name: fresh('Bulk') }] } }),
+    },
+    'GET /api/v1/apartment': { foreign: 'isolated', request: () => ({ url: '/api/v1/apartment' }) },
+    'GET /api/v1/apartment/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/apartment/${w.ids.apartment}` }) },
+    'PATCH /api/v1/apartment/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/apartment/${w.ids.apartment}`, body: { isPromoted: true } }) },
+  },
+};

@@ -1,0 +1,5 @@
+import type { ModuleCases } from '../types.js';
+import { foundationCases } from './foundation.js';
+
+/** One entry per module; a module adds its file here and every route it registers needs a case. */
+export const MODULE_CASES: ModuleCases[] = [foundationCases];

@@ -1,0 +1,36 @@
+import type { TestApp, TestOrg } from '../helpers/app.js';
+
+/** Two organizations; A owns the resources every case points at, B tries to reach them. */
+export interface World {
+  t: TestApp;
+  a: TestOrg;
+  b: TestOrg;
+  /** A's read-only key and A's revoked key. */
+  readOnlyA: string;
+  revokedA: string;
+  /** Ids of A's resources, filled by each module's prepare(). */
+  ids: Record<string, string>;
+}
+
+export interface CaseRequest {
+  url: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteCase {
+  /** A valid request by A on A's own resources; may create what it needs first (destructive routes). */
+  request: (w: World) => CaseRequest | Promise<CaseRequest>;
+  /**
+   * What B's key gets on that request: 404 (A's resource is invisible), or 'isolated' when the route
+   * names no resource of A (a create or a list): it answers B's own world and never shows A's ids.
+   */
+  foreign: 404 | 'isolated';
+}
+
+export interface ModuleCases {
+  /** Creates A's resources for this module's cases and records their ids in w.ids. */
+  prepare?: (w: World) => Promise<void>;
+  /** Keyed by "METHOD /path/:param" exactly as the route is registered. */
+  routes: Record<string, RouteCase>;
+}
