@@ -1,4 +1,5 @@
 import type { AppDeps } from './app.js';
+import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
 import { EstatesService } from './modules/estates/service.js';
@@ -13,5 +14,6 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>)
     estates: new EstatesService(deps.db),
     buildings: new BuildingsService(deps.db),
     apartments: new ApartmentsService(deps.db),
+    addons: createAddonServices(deps),
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { addonRoutes } from './addons/routes.js';
 import { apartmentRoutes } from './apartments/routes.js';
 import { buildingRoutes } from './buildings/routes.js';
 import { estateRoutes } from './estates/routes.js';
@@ -16,6 +17,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(navigatorRoutes);
       await api.register(buildingRoutes);
       await api.register(apartmentRoutes);
+      await api.register(addonRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,5 +1,6 @@
 import type { ModuleCases } from '../types.js';
+import { addonCases } from './addons.js';
 import { foundationCases } from './foundation.js';
 
 /** One entry per module; a module adds its file here and every route it registers needs a case. */
-export const MODULE_CASES: ModuleCases[] = [foundationCases];
+export const MODULE_CASES: ModuleCases[] = [foundationCases, addonCases];

@@ -1,0 +1,122 @@
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { badRequest, notFound } from '../../errors.js';
+import { isUuid } from '../../ids.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+
+export interface AddonAssetRow {
+  id: string;
+  name: string;
+  mime_type: string;
+  size_bytes: number;
+}
+
+/**
+ * URL of an asset's file, the same rule as the assets module (the store's public URL, else the
+ * service's /files/ route). Both forms are prefix + key, so the add-on SQL builds `src` with
+ * assetSrc(config, storage, '') as prefix and documents need no per-item JavaScript.
+ */
+export function assetSrc(config: Pick<Config, 'publicUrl'>, storage: Pick<BlobStore, 'publicUrl'>, storageKey: string): string {
+  return storage.publicUrl(storageKey) ?? `${config.publicUrl}/files/${storageKey}`;
+}
+
+/** JSON of the embedded `asset` object, for SQL whose assets alias is `a` and whose src prefix is `$prefixParam`. */
+export const assetJson = (prefixParam: string) =>
+  `json_build_object('id', a.id, 'name', a.name, 'src', ${prefixParam}::text || a.storage_key, 'mimeType', a.mime_type, 'sizeBytes', a.size_bytes)`;
+
+/** An asset of the organization, or the 404 every other organization's asset gets too. */
+export async function requireAddonAsset(db: Queryable, organizationId: string, assetId: string): Promise<AddonAssetRow> {
+  const row = isUuid(assetId)
+    ? (
+        await db.query<AddonAssetRow>('SELECT id, name, mime_type, size_bytes FROM assets WHERE organization_id = $1 AND id = $2', [
+          organizationId,
+          assetId,
+        ])
+      )[0]
+    : undefined;
+  if (!row) throw notFound('Asset', assetId);
+  return row;
+}
+
+const base = (mime: string) => mime.split(';')[0]!.trim().toLowerCase();
+
+export function requireGalleryMedia(asset: AddonAssetRow): void {
+  const mime = base(asset.mime_type);
+  if (!mime.startsWith('image/') && !mime.startsWith('video/')) {
+    throw badRequest(`Asset ${asset.id} is ${asset.mime_type}; the gallery accepts image and video assets only`);
+  }
+}
+
+export function requireImage(asset: AddonAssetRow, field: string): void {
+  if (!base(asset.mime_type).startsWith('image/')) {
+    throw badRequest(`${field}: asset ${asset.id} is ${asset.mime_type}; an image asset is required`);
+  }
+}
+
+/** 50 MiB: the investment file limit (spec "50 MB"). */
+export const INVESTMENT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Accepted investment kinds beyond image/* and video/*: documents, archives and CAD (see docs/decisions.md). */
+export const INVESTMENT_MIME_TYPES = new Set([
+  // documents
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/rtf',
+  'text/rtf',
+  'text/plain',
+  'text/csv',
+  // archives
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/vnd.rar',
+  'application/x-tar',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-bzip2',
+  'application/x-xz',
+  // CAD and BIM
+  'image/vnd.dwg',
+  'image/x-dwg',
+  'application/acad',
+  'application/x-acad',
+  'application/x-autocad',
+  'application/dwg',
+  'image/vnd.dxf',
+  'image/x-dxf',
+  'application/dxf',
+  'application/x-dxf',
+  'application/x-step',
+  'model/step',
+  'model/iges',
+  'application/iges',
+  'model/ifc',
+  'application/x-ifc',
+  'application/vnd.sketchup.skp',
+  'application/x-koan',
+  'application/vnd.autodesk.revit',
+  'model/stl',
+  'model/obj',
+  'model/gltf-binary',
+  'model/gltf+json',
+]);
+
+export function requireInvestmentFile(asset: AddonAssetRow): void {
+  const mime = base(asset.mime_type);
+  const accepted = mime.startsWith('image/') || mime.startsWith('video/') || INVESTMENT_MIME_TYPES.has(mime);
+  if (!accepted) {
+    throw badRequest(`Asset ${asset.id} is ${asset.mime_type}; investment files must be documents, images, video, archives or CAD files`);
+  }
+  if (asset.size_bytes > INVESTMENT_MAX_BYTES) {
+    throw badRequest(`Asset ${asset.id} is ${asset.size_bytes} bytes; investment files must be at most 50 MB (${INVESTMENT_MAX_BYTES} bytes)`);
+  }
+}

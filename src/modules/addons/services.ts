@@ -1,0 +1,13 @@
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { GalleryService } from './gallery/service.js';
+import { PublicDocumentCache } from './public-read.js';
+
+/** The four add-on services and the cache of their public documents, one set per app. */
+export function createAddonServices(deps: { db: Database; config: Readonly<Config>; storage: BlobStore }) {
+  return {
+    gallery: new GalleryService(deps.db, deps.config, deps.storage),
+    publicCache: new PublicDocumentCache(),
+  };
+}
