@@ -126,9 +126,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateAssetUrls: bool(env, 'ALLOW_PRIVATE_ASSET_URLS', false),
     storage,
     rateLimit: {
-      keyMax: int(env, 'RATE_LIMIT_KEY_MAX', 1200, 1, 10_000_000),
-      anonymousMax: int(env, 'RATE_LIMIT_ANONYMOUS_MAX', 600, 1, 10_000_000),
-      inquiryMax: int(env, 'RATE_LIMIT_INQUIRY_MAX', 10, 1, 10_000_000),
+      keyMax: int(env, 'RATE_LIMIT_KEY_MAX', 1200, 1, 1_000_000_000),
+      anonymousMax: int(env, 'RATE_LIMIT_ANONYMOUS_MAX', 600, 1, 1_000_000_000),
+      inquiryMax: int(env, 'RATE_LIMIT_INQUIRY_MAX', 10, 1, 1_000_000_000),
       windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     corsOrigins,
