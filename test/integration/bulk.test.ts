@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { expect422, expectError, expectUnreadableBodies } from '../helpers/bad-input.js';
+import { createApartment, createBuilding, createEstate } from '../helpers/factories.js';
+
+const items = (n: number, prefix = 'Unit') =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `${prefix} ${i + 1}`,
+    priceCents: 100_000 + i,
+    status: i % 2 ? 'ACTIVE' : 'BOOKED',
+    apartmentData: { area: 40 + (i % 50), rooms: 1 + (i % 4), floor: i % 12, exposures: ['S'] },
+  }));
+
+describe('POST /api/v1/apartment/bulk', () => {
+  let t: TestApp;
+  let a: TestOrg;
+  let b: TestOrg;
+  let readOnly: string;
+  let buildingId: string;
+
+  const count = async (building: string) =>
+    (await t.request({ method: 'GET', url: '/api/v1/apartment', key: a.key, query: { buildingId: building, limit: '1' } })).json().count as number;
+  const freshBuilding = async () => (await createBuilding(t, a.key, (await createEstate(t, a.key)).id)).id;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.createOrg('Bulk A');
+    b = await t.createOrg('Bulk B');
+    readOnly = (await t.issueKey(a.id, ['read'])).key;
+    buildingId = await freshBuilding();
+  });
+  afterAll(async () => t?.close());
+
+  it('creates 5,000 apartments in one call', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId, apartments: items(5000) } });
+    expect(res.statusCode, res.body.slice(0, 500)).toBe(201);
+    expect(res.json()).toEqual({ created: 5000 });
+    expect(await count(buildingId)).toBe(5000);
+    const list = (await t.request({ method: 'GET', url: '/api/v1/apartment', key: a.key, query: { buildingId, offset: '4320', limit: '1' } })).json();
+    expect(list.items[0]).toMatchObject({ name: 'Unit 4321', priceCents: 104_320, status: 'BOOKED', buildingId, apartmentType: 'RESIDENTIAL' });
+  });
+
+  it('5,000 items with item 4,321 repeating an earlier name: 409 naming it, nothing created', async () => {
+    const target = await freshBuilding();
+    const apartments = items(5000);
+    apartments[4320]!.name = ' unit 17 ';
+    const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments } });
+    expectError(res, 409, /apartments\[4320\]/);
+    expect(await count(target)).toBe(0);
+  });
+
+  it('5,000 items with item 4,321 colliding with an apartment already in the building: 409, nothing created', async () => {
+    const target = await freshBuilding();
+    await createApartment(t, a.key, target, { name: 'Unit 4321' });
+    const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments: items(5000) } });
+    expectError(res, 409, /name/);
+    expect(await count(target)).toBe(1);
+  });
+
+  it('5,000 items with one invalid field in item 4,321: 422 naming it, nothing created', async () => {
+    const target = await freshBuilding();
+    const apartments = items(5000) as Array<Record<string, unknown>>;
+    apartments[4320]!.status = 'RESERVED';
+    const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments } });
+    expectError(res, 422, 'apartments[4320].status');
+    expect(await count(target)).toBe(0);
+  });
+
+  it('one asset id that is not the organization’s: 404, nothing created', async () => {
+    const target = await freshBuilding();
+    const apartments = items(10) as Array<Record<string, unknown>>;
+    apartments[7]!.assetsIds = ['01890000-0000-7000-8000-0000000000aa'];
+    expectError(await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments } }), 404, /Asset/);
+    expect(await count(target)).toBe(0);
+  });
+
+  it('more than 5,000 items is 422 naming apartments', async () => {
+    await expect422(t, { method: 'POST', url: '/api/v1/apartment/bulk', key: a.key }, { buildingId, apartments: items(5001, 'Over') }, 'apartments');
+  });
+
+  it('400/422 for bad bodies', async () => {
+    const target = { method: 'POST' as const, url: '/api/v1/apartment/bulk', key: a.key };
+    await expectUnreadableBodies(t, target);
+    await expect422(t, target, { apartments: [{ name: 'x' }] }, 'buildingId');
+    await expect422(t, target, { buildingId }, 'apartments');
+    await expect422(t, target, { buildingId, apartments: [] }, 'apartments');
+    await expect422(t, target, { buildingId, apartments: [{ name: 'ok' }, {}] }, 'apartments[1].name');
+    await expect422(t, target, { buildingId, apartments: [{ name: 'ok', floorCount: 1 }] }, 'apartments[0].floorCount');
+    await expect422(t, target, { buildingId, apartments: [{ name: 'n'.repeat(201) }] }, 'apartments[0].name');
+    await expect422(t, target, { buildingId, apartments: [{ name: 'ok', apartmentType: 'YACHT' }] }, 'apartments[0].apartmentType');
+    await expect422(t, target, { buildingId, apartments: [{ name: 'ok' }], extra: 1 }, 'extra');
+  });
+
+  it('404 for another organization’s building; 401 without key; 403 read-only', async () => {
+    const body = { buildingId, apartments: [{ name: 'Intruder' }] };
+    expectError(await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: b.key, body }), 404, `Building with id ${buildingId} not found`);
+    expectError(await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', body }), 401);
+    expectError(await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: readOnly, body }), 403);
+    expect(await count(buildingId)).toBe(5000);
+  });
+});
