@@ -3,7 +3,10 @@ import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
 import { EstatesService } from './modules/estates/service.js';
+import { InquiriesService } from './modules/inquiries/service.js';
 import { OrganizationsService } from './modules/organizations/service.js';
+import { PanoramasService } from './modules/panoramas/service.js';
+import { UsersService } from './modules/users/service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -11,6 +14,9 @@ export type Services = ReturnType<typeof createServices>;
 export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>) {
   return {
     organizations: new OrganizationsService(deps.db),
+    users: new UsersService(deps.db),
+    inquiries: new InquiriesService(deps.db),
+    panoramas: new PanoramasService(deps.db),
     estates: new EstatesService(deps.db),
     buildings: new BuildingsService(deps.db),
     apartments: new ApartmentsService(deps.db),

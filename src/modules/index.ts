@@ -6,6 +6,9 @@ import { estateRoutes } from './estates/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes } from './organizations/routes.js';
+import { inquiryRoutes } from './inquiries/routes.js';
+import { panoramaRoutes } from './panoramas/routes.js';
+import { userRoutes } from './users/routes.js';
 
 /** Every route of the service; the shared tenancy suite reads the same table through app.routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -17,6 +20,9 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(navigatorRoutes);
       await api.register(buildingRoutes);
       await api.register(apartmentRoutes);
+      await api.register(userRoutes);
+      await api.register(inquiryRoutes);
+      await api.register(panoramaRoutes);
       await api.register(addonRoutes);
     },
     { prefix: '/api/v1' },

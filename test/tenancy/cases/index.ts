@@ -1,6 +1,8 @@
 import type { ModuleCases } from '../types.js';
 import { addonCases } from './addons.js';
 import { foundationCases } from './foundation.js';
+import { inquiryCases } from './inquiries.js';
+import { panoramaCases } from './panoramas.js';
 
 /** One entry per module; a module adds its file here and every route it registers needs a case. */
-export const MODULE_CASES: ModuleCases[] = [foundationCases, addonCases];
+export const MODULE_CASES: ModuleCases[] = [foundationCases, addonCases, inquiryCases, panoramaCases];

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { requireAuth } from '../../http/auth.js';
+import { IdParams, errorResponses, partnerErrors } from '../../http/schemas.js';
+import {
+  EstateIdParams,
+  INQUIRY_IGNORED,
+  InquiryList,
+  InquiryReceipt,
+  InquirySchema,
+  ListInquiriesQuery,
+  PageOnlyQuery,
+  SubmitInquiryBody,
+  UpdateInquiryBody,
+} from './schemas.js';
+import { dropIgnored } from '../../http/schemas.js';
+
+export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const service = app.services.inquiries;
+  const tags = ['Inquiries'];
+  const security = [{ apiKey: [] }];
+
+  app.post(
+    '/estates/:estateId/inquiries',
+    {
+      config: { auth: 'public', idempotent: true, rateLimitClass: 'inquiry' },
+      schema: {
+        tags,
+        summary: 'Submit an inquiry about an estate (public, no key; rate-limited per client IP)',
+        params: EstateIdParams,
+        body: SubmitInquiryBody,
+        response: { 201: InquiryReceipt, ...errorResponses(400, 401, 404, 409, 413, 422, 429) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.submit(request.params.estateId, request.body)),
+  );
+
+  app.get(
+    '/inquiry',
+    {
+      config: { auth: 'partner' },
+      schema: { tags, summary: 'List inquiries, newest first', security, querystring: ListInquiriesQuery, response: { 200: InquiryList, ...partnerErrors() } },
+    },
+    async (request) => service.list(requireAuth(request).organizationId, request.query),
+  );
+
+  app.patch(
+    '/inquiry/:id',
+    {
+      config: { auth: 'partner' },
+      schema: { tags, summary: 'Change the status of an inquiry', security, params: IdParams, body: UpdateInquiryBody, response: { 200: Type.Ref(InquirySchema), ...partnerErrors() } },
+    },
+    async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, INQUIRY_IGNORED)),
+  );
+
+  app.get(
+    '/apartment/:id/inquiries',
+    {
+      config: { auth: 'partner' },
+      schema: { tags, summary: 'Inquiries naming an apartment, newest first', security, params: IdParams, querystring: PageOnlyQuery, response: { 200: InquiryList, ...partnerErrors() } },
+    },
+    async (request) => service.listForApartment(requireAuth(request).organizationId, request.params.id, request.query),
+  );
+};

@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import { Description, Id, Name, Nullable, withIgnored } from '../../http/schemas.js';
+import { UserInline } from '../users/schemas.js';
+
+export const INQUIRY_STATUSES = ['NEW', 'IN_PROGRESS', 'WON', 'LOST', 'SPAM'] as const;
+const Status = () => Type.Union(INQUIRY_STATUSES.map((s) => Type.Literal(s)), { description: 'NEW, IN_PROGRESS, WON, LOST or SPAM (complete list)' });
+
+// At least 5 digits, optionally led by +, with the usual separators: "+48 600-100-200", "(555) 123 4567".
+const PHONE = '^(?=(?:\\D*\\d){5,20}\\D*$)\\+?[0-9 ().\\-/]{5,32}$';
+
+export const InquirySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    email: Type.String(),
+    referralUserId: Nullable(Type.String()),
+    referralUser: Nullable(UserInline),
+    estateId: Type.String(),
+    apartmentIds: Type.Array(Type.String()),
+    status: Type.String(),
+    phoneNumber: Nullable(Type.String()),
+    info: Nullable(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Inquiry', title: 'Inquiry' },
+);
+
+export const InquiryList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(InquirySchema)) });
+
+/** What a prospect gets back: nothing beyond the receipt. */
+export const InquiryReceipt = Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) });
+
+export const SubmitInquiryBody = Type.Object(
+  {
+    name: Name('Prospect name'),
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    phoneNumber: Type.Optional(Nullable(Type.String({ pattern: PHONE, maxLength: 32, description: 'Digits with optional +, spaces, ( ) . - /' }))),
+    info: Type.Optional(Nullable(Description())),
+    apartmentIds: Type.Optional(Type.Array(Id('Apartment of this estate'), { maxItems: 100 })),
+    referralUserId: Type.Optional(Nullable(Id('A member of the estate organization'))),
+  },
+  { additionalProperties: false },
+);
+
+export const EstateIdParams = Type.Object({ estateId: Type.String({ maxLength: 200 }) });
+
+export const INQUIRY_IGNORED = [
+  'id',
+  'name',
+  'email',
+  'referralUserId',
+  'referralUser',
+  'estateId',
+  'apartmentIds',
+  'phoneNumber',
+  'info',
+  'createdAt',
+  'updatedAt',
+];
+
+/** Only status changes; the rest of an inquiry is what the prospect wrote, accepted back unchanged and ignored. */
+export const UpdateInquiryBody = withIgnored({ status: Type.Optional(Status()) }, INQUIRY_IGNORED);
+
+const page = {
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0, description: 'Items to skip' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Items to return (default 50, max 500)' })),
+};
+
+export const ListInquiriesQuery = Type.Object(
+  { estateId: Type.Optional(Type.String({ maxLength: 200, description: 'Only inquiries about this estate' })), ...page },
+  { additionalProperties: false },
+);
+
+export const PageOnlyQuery = Type.Object(page, { additionalProperties: false });
