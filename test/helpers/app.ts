@@ -43,6 +43,8 @@ export interface RequestOptions {
 export interface TestAppOptions {
   env?: Record<string, string>;
   storage?: (dataDir: string) => BlobStore;
+  /** Pino options for the app's logger (tests that read the log); silent by default. */
+  logger?: Record<string, unknown>;
 }
 
 let orgCounter = 0;
@@ -60,7 +62,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const storage = options.storage ? options.storage(dataDir) : new DiskBlobStore(path.join(dataDir, 'files'));
-  const app = await buildApp({ config, db: database.db, storage, logger: false });
+  const app = await buildApp({ config, db: database.db, storage, logger: options.logger ?? false });
   await app.ready();
 
   const request = (opts: RequestOptions) => {
