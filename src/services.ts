@@ -1,6 +1,7 @@
 import type { AppDeps } from './app.js';
 import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
+import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
 import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
@@ -20,6 +21,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>)
     estates: new EstatesService(deps.db),
     buildings: new BuildingsService(deps.db),
     apartments: new ApartmentsService(deps.db),
+    assets: new AssetsService(deps.db, deps.storage, deps.config),
     addons: createAddonServices(deps),
   };
 }

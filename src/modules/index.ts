@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { addonRoutes } from './addons/routes.js';
 import { apartmentRoutes } from './apartments/routes.js';
+import { assetRoutes } from './assets/routes.js';
+import { fileRoutes } from './files/routes.js';
 import { buildingRoutes } from './buildings/routes.js';
 import { estateRoutes } from './estates/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -13,6 +15,7 @@ import { userRoutes } from './users/routes.js';
 /** Every route of the service; the shared tenancy suite reads the same table through app.routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(fileRoutes);
   await app.register(
     async (api) => {
       await api.register(adminRoutes);
@@ -23,6 +26,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(userRoutes);
       await api.register(inquiryRoutes);
       await api.register(panoramaRoutes);
+      await api.register(assetRoutes);
       await api.register(addonRoutes);
     },
     { prefix: '/api/v1' },

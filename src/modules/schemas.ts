@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from '../http/schemas.js';
 import { ApartmentSchema } from './apartments/schemas.js';
+import { AssetSchema } from './assets/schemas.js';
 import { BuildingSchema } from './buildings/schemas.js';
 import { EstateSchema } from './estates/schemas.js';
 import { NavigatorSchema } from './navigators/schemas.js';
@@ -13,4 +14,4 @@ import { UserSchema } from './users/schemas.js';
  * Schemas with an $id, shared by reference: registered once with app.addSchema, they become
  * components/schemas of the OpenAPI document. A schema must follow those it references.
  */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, OrganizationSchema, BuildingSchema, EstateSchema, NavigatorSchema, ApartmentSchema, UserSchema, InquirySchema, PanoramaSchema];
+export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, OrganizationSchema, BuildingSchema, EstateSchema, NavigatorSchema, ApartmentSchema, AssetSchema, UserSchema, InquirySchema, PanoramaSchema];

@@ -1,8 +1,9 @@
 import type { ModuleCases } from '../types.js';
 import { addonCases } from './addons.js';
+import { assetCases } from './assets.js';
 import { foundationCases } from './foundation.js';
 import { inquiryCases } from './inquiries.js';
 import { panoramaCases } from './panoramas.js';
 
 /** One entry per module; a module adds its file here and every route it registers needs a case. */
-export const MODULE_CASES: ModuleCases[] = [foundationCases, addonCases, inquiryCases, panoramaCases];
+export const MODULE_CASES: ModuleCases[] = [foundationCases, assetCases, addonCases, inquiryCases, panoramaCases];

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
+
+export interface Ingested {
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+export interface IngestOptions {
+  filename: string | undefined;
+  declaredType: string | undefined;
+  maxBytes: number;
+  /** The error thrown when the source grows past maxBytes (or says it was cut short by a limit). */
+  tooLarge: () => Error;
+  /** Whether the source was cut at a limit upstream (busboy's `truncated`). */
+  wasTruncated?: () => boolean;
+}
+
+/**
+ * Reads the first bytes without consuming the stream: returns them and a stream that replays them
+ * followed by the rest, so the type is known before the first byte is stored.
+ */
+async function peek(source: Readable, bytes: number): Promise<{ head: Buffer; body: Readable }> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let done = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  async function* replay() {
+    try {
+      yield* chunks;
+      while (!done) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // A consumer that stops early (an error downstream) must not leave the source half-read.
+      if (!done) await iterator.return?.();
+    }
+  }
+  return { head: Buffer.concat(chunks).subarray(0, bytes), body: Readable.from(replay(), { objectMode: false }) };
+}
+
+/**
+ * Streams a source into storage under key while measuring it: size and sha256 are computed on the
+ * way, the limit is enforced before a byte past it is written, and on any failure nothing is kept.
+ */
+export async function ingest(storage: BlobStore, key: string, source: Readable, options: IngestOptions): Promise<Ingested> {
+  const { head, body } = await peek(source, SNIFF_BYTES);
+  const mimeType = await sniffMimeType(head, options.filename, options.declaredType);
+  const hash = createHash('sha256');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > options.maxBytes) return done(options.tooLarge());
+      hash.update(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      // Checked before the store commits the object, so a cut-short file is never kept.
+      done(options.wasTruncated?.() ? options.tooLarge() : null);
+    },
+  });
+  body.on('error', (err) => meter.destroy(err));
+  source.on('error', (err) => meter.destroy(err));
+  try {
+    await storage.put(key, body.pipe(meter), mimeType);
+  } catch (err) {
+    body.destroy();
+    source.destroy();
+    await storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+  return { mimeType, sizeBytes: size, sha256: hash.digest('hex') };
+}

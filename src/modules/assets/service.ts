@@ -1,0 +1,144 @@
+import type { Readable } from 'node:stream';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../errors.js';
+import { isUuid, iso, newId } from '../../ids.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { detachAssetFromAddons } from '../addons/asset-references.js';
+import { openRemoteFile } from './fetch-remote.js';
+import { ingest } from './ingest.js';
+import { type AssetRow, assetsRepository as repo } from './repository.js';
+import { MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
+
+export interface Asset {
+  id: string;
+  name: string;
+  src: string;
+  mimeType: string;
+  sizeBytes: number;
+  createdAt: string;
+}
+
+export interface UploadInput {
+  file: Readable;
+  filename: string | undefined;
+  declaredType: string | undefined;
+  name: string | undefined;
+  wasTruncated: () => boolean;
+}
+
+const tooLargeUpload = () => new AppError('payloadTooLarge', `file is larger than the upload limit of ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
+
+/** A name for the asset: the one given, else the file name, trimmed to the name limit. */
+function assetName(given: string | undefined, filename: string | undefined): string {
+  const name = (given ?? filename ?? '').trim() || 'file';
+  return name.slice(0, 200);
+}
+
+/** Storage keys are made here from ids only: no client text ever reaches a path or an object key. */
+const storageKey = (organizationId: string, id: string) => `${organizationId}/${id}`;
+
+export class AssetsService {
+  constructor(
+    private readonly db: Database,
+    private readonly storage: BlobStore,
+    private readonly config: Readonly<Config>,
+  ) {}
+
+  toAsset(row: AssetRow): Asset {
+    return {
+      id: row.id,
+      name: row.name,
+      src: this.storage.publicUrl(row.storage_key) ?? `${this.config.publicUrl}/files/${row.storage_key}`,
+      mimeType: row.mime_type,
+      sizeBytes: row.size_bytes,
+      createdAt: iso(row.created_at)!,
+    };
+  }
+
+  /** Stores the bytes, then the row; a failed insert removes the stored object so nothing is orphaned. */
+  private async store(
+    organizationId: string,
+    source: Readable,
+    meta: { name: string; filename: string | undefined; declaredType: string | undefined; maxBytes: number; tooLarge: () => Error; wasTruncated?: () => boolean },
+  ): Promise<Asset> {
+    const id = newId();
+    const key = storageKey(organizationId, id);
+    const stored = await ingest(this.storage, key, source, meta);
+    try {
+      const row = await repo.insert(this.db, organizationId, { id, name: meta.name, storageKey: key, ...stored });
+      return this.toAsset(row);
+    } catch (err) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async upload(organizationId: string, input: UploadInput): Promise<Asset> {
+    return this.store(organizationId, input.file, {
+      name: assetName(input.name, input.filename),
+      filename: input.filename,
+      declaredType: input.declaredType,
+      maxBytes: MAX_UPLOAD_BYTES,
+      tooLarge: tooLargeUpload,
+      wasTruncated: input.wasTruncated,
+    });
+  }
+
+  async register(organizationId: string, input: { src: string; name?: string | undefined }): Promise<Asset> {
+    const remote = await openRemoteFile(input.src, {
+      allowPrivate: this.config.allowPrivateAssetUrls,
+      maxBytes: MAX_REMOTE_BYTES,
+      maxRedirects: 5,
+      connectTimeoutMs: 5_000,
+      totalTimeoutMs: 60_000,
+    });
+    try {
+      return await this.store(organizationId, remote.body, {
+        name: assetName(input.name, remote.filename),
+        filename: remote.filename,
+        declaredType: remote.declaredType,
+        maxBytes: MAX_REMOTE_BYTES,
+        tooLarge: () => unprocessable(`src is larger than the ${MAX_REMOTE_BYTES / 1024 / 1024} MB limit`),
+      });
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const message = (err as Error).name === 'AbortError' ? 'the download took too long' : (err as Error).message || 'the connection failed';
+      throw badRequest(`Could not download src: ${message}`);
+    } finally {
+      remote.abort();
+    }
+  }
+
+  async list(organizationId: string, query: { mimeType?: string; offset?: number; limit?: number }): Promise<Asset[]> {
+    const rows = await repo.list(this.db, organizationId, { mimePrefix: query.mimeType, offset: query.offset ?? 0, limit: query.limit ?? 100 });
+    return rows.map((row) => this.toAsset(row));
+  }
+
+  async get(organizationId: string, id: string): Promise<Asset> {
+    const row = isUuid(id) ? await repo.get(this.db, organizationId, id) : undefined;
+    if (!row) throw notFound('Asset', id);
+    return this.toAsset(row);
+  }
+
+  /** The row (and add-on children naming it) go in one transaction; the file only after it commits. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!isUuid(id)) throw notFound('Asset', id);
+    const row = await this.db.transaction(async (tx) => {
+      const deleted = await repo.delete(tx, organizationId, id);
+      if (!deleted) throw notFound('Asset', id);
+      await detachAssetFromAddons(tx, organizationId, id);
+      return deleted;
+    });
+    // The row is gone, so the bytes are unreachable (files are served only for an existing row);
+    // a store that fails here leaves an unreachable object rather than failing a committed delete.
+    await this.storage.delete(row.storage_key).catch(() => undefined);
+  }
+
+  /** For file serving: the asset behind a /files/<organization>/<asset> path, or undefined. */
+  async findByKey(organizationId: string, id: string): Promise<AssetRow | undefined> {
+    if (!isUuid(organizationId) || !isUuid(id)) return undefined;
+    const row = await repo.get(this.db, organizationId, id);
+    return row && row.storage_key === storageKey(organizationId, id) ? row : undefined;
+  }
+}

@@ -1,0 +1,109 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { type Readable, Transform } from 'node:stream';
+import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
+
+export interface S3StoreOptions {
+  bucket: string;
+  region: string;
+  endpoint: string | undefined;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+  publicBaseUrl: string | undefined;
+}
+
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+};
+
+/** Any S3-compatible store through the official SDK; uploads are streamed in parts by lib-storage. */
+export class S3BlobStore implements BlobStore {
+  readonly driver = 's3' as const;
+  private readonly client: S3Client;
+  constructor(private readonly options: S3StoreOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.accessKeyId && options.secretAccessKey
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
+      // The SDK's default CRC trailers (aws-chunked bodies) are not understood by many S3-compatible
+      // stores (older MinIO, s3rver, some gateways); checksums only where the API requires them.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, body: Readable, contentType: string): Promise<BlobStat> {
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    body.on('error', (err) => counter.destroy(err));
+    body.pipe(counter);
+    // Two 5 MB parts in flight bound the memory an upload holds, whatever the file size.
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key: key, Body: counter, ContentType: contentType },
+      partSize: 5 * 1024 * 1024,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      await this.delete(key).catch(() => undefined);
+      throw err;
+    }
+    return { size };
+  }
+
+  async get(key: string, range?: BlobRange): Promise<Readable> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      return out.Body as Readable;
+    } catch (err) {
+      if (isMissing(err)) throw Object.assign(new Error(`No object ${key}`), { code: 'ENOENT' });
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<BlobStat | undefined> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return { size: out.ContentLength ?? 0 };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+  }
+
+  publicUrl(key: string): string | undefined {
+    return this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/${key}` : undefined;
+  }
+
+  /** Releases the SDK's sockets (tests, shutdown). */
+  close(): void {
+    this.client.destroy();
+  }
+}
