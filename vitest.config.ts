@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+// test/postgres holds faults of a PostgreSQL deployment (the server going away); it runs in the
+// PostgreSQL pass only, so `npm test` needs nothing but Node.js.
+const postgres = process.env.TEST_DATABASE === 'postgres';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts', ...(postgres ? ['test/postgres/**/*.test.ts'] : [])],
     // PGlite instances are memory-hungry WASM; two workers match the two cores of CI.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
