@@ -11,6 +11,8 @@ export interface RemoteFetchOptions {
   maxRedirects: number;
   connectTimeoutMs: number;
   totalTimeoutMs: number;
+  /** Exact addresses allowed although private (tests use it to put a loopback hop before a refused one). */
+  allowAddresses?: string[];
 }
 
 export interface RemoteFile {
@@ -26,9 +28,9 @@ export interface RemoteFile {
 const ALWAYS_DENIED = ['169.254.169.254', 'fd00:ec2::254'];
 
 /** Refuses a literal IP host by address before anything is sent; hostnames are checked by the agent at connect time. */
-function checkLiteralAddress(hostname: string, allowPrivate: boolean): void {
+function checkLiteralAddress(hostname: string, allowPrivate: boolean, allowAddresses: string[]): void {
   const host = hostname.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(host)) return;
+  if (!ipaddr.isValid(host) || allowAddresses.includes(host)) return;
   let addr = ipaddr.parse(host);
   if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
   const range = addr.range();
@@ -75,7 +77,12 @@ function describeFailure(err: NodeJS.ErrnoException): AppError {
 }
 
 function requestOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
-  const agentOptions = { allowPrivateIPAddress: options.allowPrivate, denyIPAddressList: ALWAYS_DENIED, keepAlive: false };
+  const agentOptions = {
+    allowPrivateIPAddress: options.allowPrivate,
+    allowIPAddressList: options.allowAddresses ?? [],
+    denyIPAddressList: ALWAYS_DENIED,
+    keepAlive: false,
+  };
   const isHttps = url.protocol === 'https:';
   const agent = isHttps ? new RequestFilteringHttpsAgent(agentOptions) : new RequestFilteringHttpAgent(agentOptions);
   return new Promise((resolve, reject) => {
@@ -110,7 +117,7 @@ export async function openRemoteFile(src: string, options: RemoteFetchOptions): 
   let url = parseUrl(src);
   try {
     for (let hop = 0; ; hop++) {
-      checkLiteralAddress(url.hostname, options.allowPrivate);
+      checkLiteralAddress(url.hostname, options.allowPrivate, options.allowAddresses ?? []);
       const res = await requestOnce(url, options, controller.signal);
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
