@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
+import { installIdempotency } from './http/idempotency.js';
+import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
@@ -19,6 +21,8 @@ export interface AppDeps {
   storage: BlobStore;
   /** Pino options or false; tests pass a stream to read the log. */
   logger?: boolean | Record<string, unknown>;
+  /** Prefix of the Redis rate-limit counters (default pps-rate-limit:); tests isolate runs with it. */
+  rateLimitNamespace?: string | undefined;
 }
 
 export interface RouteEntry {
@@ -82,6 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
+  // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
+  await installRateLimit(app, config, { namespace: deps.rateLimitNamespace });
+  installIdempotency(app, { db: deps.db, staleAfterMs: Math.max(60_000, config.requestTimeoutMs * 2) });
 
   await app.register(swagger, {
     openapi: {

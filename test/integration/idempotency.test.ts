@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { createProject } from '../helpers/factories.js';
+
+describe('Idempotency-Key on creating POSTs', () => {
+  let t: TestApp;
+  let a: TestOrg;
+  let b: TestOrg;
+  let n = 0;
+  const countEstates = async (key: string) => ((await t.request({ method: 'GET', url: '/api/v1/estate', key, query: { limit: '1000' } })).json() as unknown[]).length;
+  const post = (url: string, key: string | undefined, body: unknown, idemKey?: string) =>
+    t.request({ method: 'POST', url, key, body, ...(idemKey !== undefined ? { headers: { 'idempotency-key': idemKey } } : {}) });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.createOrg('Idem A');
+    b = await t.createOrg('Idem B');
+  });
+  afterAll(async () => t?.close());
+
+  it('replays the first response with the same status and identical body, creating nothing', async () => {
+    const before = await countEstates(a.key);
+    const body = { name: `Replay ${++n}`, description: 'x' };
+    const first = await post('/api/v1/estate', a.key, body, 'key-replay-1');
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // Key order differs: still the same request.
+    const again = await post('/api/v1/estate', a.key, { description: 'x', name: body.name }, 'key-replay-1');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again.body).toBe(first.body);
+    expect(await countEstates(a.key)).toBe(before + 1);
+  });
+
+  it('answers 422 to the same key with a different body, path or method', async () => {
+    const first = await post('/api/v1/estate', a.key, { name: `Diff ${++n}` }, 'key-diff');
+    expect(first.statusCode).toBe(201);
+    const before = await countEstates(a.key);
+    const other = await post('/api/v1/estate', a.key, { name: `Diff other ${n}` }, 'key-diff');
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toMatchObject({ statusCode: 422, error: 'Unprocessable Entity' });
+    expect(other.json().message).toContain('Idempotency-Key');
+    const setup = await post('/api/v1/estate/setup', a.key, { name: `Diff ${n}` }, 'key-diff');
+    expect(setup.statusCode).toBe(422);
+    expect(await countEstates(a.key)).toBe(before);
+  });
+
+  it('scopes keys per organization: the same key in another organization is a new operation', async () => {
+    const key = 'shared-key-across-orgs';
+    expect((await post('/api/v1/estate', a.key, { name: `Scoped ${++n}` }, key)).statusCode).toBe(201);
+    const inB = await post('/api/v1/estate', b.key, { name: `Scoped ${n}` }, key);
+    expect(inB.statusCode).toBe(201);
+    expect(inB.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('refuses malformed keys with 400', async () => {
+    for (const bad of ['', 'x'.repeat(256), 'tab\there', 'zażółć']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/estate',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json', 'idempotency-key': bad },
+        payload: JSON.stringify({ name: `Bad key ${++n}` }),
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().message).toContain('Idempotency-Key');
+    }
+    expect((await post('/api/v1/estate', a.key, { name: `Long key ${++n}` }, 'k'.repeat(255))).statusCode).toBe(201);
+  });
+
+  it('creates exactly one record for 20 concurrent requests with one key', async () => {
+    const before = await countEstates(a.key);
+    const body = { name: `Concurrent ${++n}` };
+    const results = await Promise.all(Array.from({ length: 20 }, () => post('/api/v1/estate', a.key, body, 'key-concurrent')));
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.every((s) => s === 201 || s === 409), statuses.join(',')).toBe(true);
+    const fresh = results.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(fresh).toHaveLength(1);
+    for (const r of results.filter((x) => x.statusCode === 201)) expect(r.body).toBe(fresh[0]!.body);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().message).toContain('still being processed');
+    expect(await countEstates(a.key)).toBe(before + 1);
+    const later = await post('/api/v1/estate', a.key, body, 'key-concurrent');
+    expect(later.statusCode).toBe(201);
+    expect(later.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('stores and replays a 4xx verdict, but releases the key after a 409 so a retry can run', async () => {
+    const missing = '01890000-0000-7000-8000-000000000000';
+    const first = await post('/api/v1/building', a.key, { name: 'B', estateId: missing }, 'key-404');
+    expect(first.statusCode).toBe(404);
+    const again = await post('/api/v1/building', a.key, { name: 'B', estateId: missing }, 'key-404');
+    expect(again.statusCode).toBe(404);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+
+    const name = `Conflict ${++n}`;
+    expect((await post('/api/v1/estate', a.key, { name })).statusCode).toBe(201);
+    const clash = await post('/api/v1/estate', a.key, { name }, 'key-409');
+    expect(clash.statusCode).toBe(409);
+    const retry = await post('/api/v1/estate', a.key, { name }, 'key-409');
+    expect(retry.statusCode).toBe(409);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keys the public inquiry submission by client IP and replays its receipt', async () => {
+    const { estate } = await createProject(t, a.key);
+    const body = { name: 'Prospect', email: 'p@example.com' };
+    const first = await post(`/api/v1/estates/${estate.id}/inquiries`, undefined, body, 'inquiry-key');
+    expect(first.statusCode).toBe(201);
+    const again = await post(`/api/v1/estates/${estate.id}/inquiries`, undefined, body, 'inquiry-key');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    const list = (await t.request({ method: 'GET', url: '/api/v1/inquiry', key: a.key, query: { estateId: estate.id } })).json();
+    expect(list.count).toBe(1);
+  });
+
+  it('replays across a restart: a second app on the same database answers from the stored record', async () => {
+    const body = { name: `Restart ${++n}` };
+    const first = await post('/api/v1/estate', a.key, body, 'key-restart');
+    expect(first.statusCode).toBe(201);
+    const second = await buildApp({ config: t.config, db: t.db, storage: t.storage, logger: false });
+    try {
+      const res = await second.inject({
+        method: 'POST',
+        url: '/api/v1/estate',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json', 'idempotency-key': 'key-restart' },
+        payload: JSON.stringify(body),
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.body).toBe(first.body);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('lets a key be reused once its record has expired', async () => {
+    const body = { name: `Expiry ${++n}` };
+    expect((await post('/api/v1/estate', a.key, body, 'key-expiry')).statusCode).toBe(201);
+    await t.db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idempotency_key = 'key-expiry'`);
+    const reused = await post('/api/v1/estate', a.key, { name: `Expiry new ${n}` }, 'key-expiry');
+    expect(reused.statusCode).toBe(201);
+    expect(reused.headers['idempotent-replayed']).toBeUndefined();
+    expect(reused.json().name).toBe(`Expiry new ${n}`);
+  });
+
+  it('flags every creating POST of the partner and public surface as idempotent', async () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+    const creating = Object.entries(doc.paths)
+      .filter(([, ops]) => ops.post?.responses?.['201'])
+      .map(([path]) => path.replace(/\{(\w+)\}/g, ':$1'));
+    expect(creating.length).toBeGreaterThan(5);
+    // The operator surface is exempt: its callers are scripts run by the operator, not retrying clients.
+    const partnerOrPublic = creating.filter((path) => !path.startsWith('/api/v1/admin/'));
+    const unflagged = partnerOrPublic.filter((path) => !t.app.routeTable.some((r) => r.method === 'POST' && r.url === path && r.idempotent));
+    expect(unflagged).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { createEstate } from '../helpers/factories.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('rate limits (in process)', () => {
+  let t: TestApp;
+  let a: TestOrg;
+  let estateId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_KEY_MAX: '5', RATE_LIMIT_ANONYMOUS_MAX: '4', RATE_LIMIT_INQUIRY_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' } });
+    a = await t.createOrg('Limited A');
+    estateId = (await createEstate(t, a.key)).id; // 1 of A's 5
+  });
+  afterAll(async () => t?.close());
+
+  it('counts per key with RateLimit headers and answers 429 with Retry-After after the budget', async () => {
+    const seen: Array<{ status: number; remaining: string | undefined }> = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await t.request({ method: 'GET', url: '/api/v1/estate', key: a.key });
+      seen.push({ status: res.statusCode, remaining: res.headers['ratelimit-remaining'] as string | undefined });
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    }
+    expect(seen).toEqual([
+      { status: 200, remaining: '3' },
+      { status: 200, remaining: '2' },
+      { status: 200, remaining: '1' },
+      { status: 200, remaining: '0' },
+    ]);
+    const limited = await t.request({ method: 'GET', url: '/api/v1/estate', key: a.key });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+    expect(limited.json().message).toContain('Rate limit exceeded');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+  });
+
+  it('gives every key its own budget', async () => {
+    const other = await t.issueKey(a.id, ['read']);
+    const res = await t.request({ method: 'GET', url: '/api/v1/estate', key: other.key });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['ratelimit-remaining']).toBe('4');
+  });
+
+  it('limits inquiry submissions per client IP on their own, stricter budget', async () => {
+    const submit = () => t.request({ method: 'POST', url: `/api/v1/estates/${estateId}/inquiries`, body: { name: 'P', email: 'p@example.com' } });
+    expect((await submit()).statusCode).toBe(201);
+    const second = await submit();
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['ratelimit-limit']).toBe('2');
+    const third = await submit();
+    expect(third.statusCode).toBe(429);
+    expect(third.headers['retry-after']).toBeDefined();
+    // Invalid submissions are counted too: the limiter runs before validation.
+    expect((await t.request({ method: 'POST', url: `/api/v1/estates/${estateId}/inquiries`, body: {} })).statusCode).toBe(429);
+  });
+
+  it('does not meter health, docs and the OpenAPI document', async () => {
+    for (let i = 0; i < 8; i++) {
+      const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+    expect((await t.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('rate limits shared through Redis', () => {
+  let t: TestApp;
+  const namespace = `pps-test-${randomBytes(6).toString('hex')}:`;
+  const apps: Array<Awaited<ReturnType<typeof buildApp>>> = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await t?.close();
+  });
+
+  const instance = async (env: Record<string, string>) => {
+    const config = loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_KEY_MAX: '6', ...env });
+    const app = await buildApp({ config, db: t.db, storage: t.storage, logger: false, rateLimitNamespace: namespace });
+    apps.push(app);
+    await app.ready();
+    return app;
+  };
+
+  it('two instances on one database and one Redis share one budget per key', async () => {
+    const org = await t.createOrg('Shared');
+    const first = await instance({ REDIS_URL });
+    const second = await instance({ REDIS_URL });
+    const get = (app: typeof first) => app.inject({ method: 'GET', url: '/api/v1/estate', headers: { authorization: `Bearer ${org.key}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await get(i % 2 === 0 ? first : second)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    const last = await get(second);
+    expect(last.headers['ratelimit-limit']).toBe('6');
+    expect(last.headers['retry-after']).toBeDefined();
+  });
+
+  it('keeps serving when Redis is unreachable (limits are then not enforced)', async () => {
+    const org = await t.createOrg('No Redis');
+    const app = await instance({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_KEY_MAX: '2' });
+    for (let i = 0; i < 4; i++) {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/estate', headers: { authorization: `Bearer ${org.key}` } });
+      expect(res.statusCode).toBe(200);
+    }
+  });
+});
