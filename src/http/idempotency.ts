@@ -88,6 +88,21 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   let lastPurge = 0;
   app.decorateRequest('idempotency', null);
 
+  // Documents the header in OpenAPI. No constraint here on purpose: readKey's check gives the clearer message.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const schema = (route.schema ?? {}) as { headers?: { type?: string; properties?: Record<string, unknown> } };
+    const headers = schema.headers ?? { type: 'object', properties: {} };
+    headers.properties = {
+      ...headers.properties,
+      'idempotency-key': {
+        type: 'string',
+        description: `One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for ${KEEP_HOURS} h; a different request with the key is 422, and 409 while the first is still running.`,
+      },
+    };
+    route.schema = { ...schema, headers } as typeof route.schema;
+  });
+
   const purge = async (request: FastifyRequest) => {
     if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = Date.now();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createProject } from '../helpers/factories.js';
+import { multipart, png } from './assets-fixtures.js';
 
 describe('Idempotency-Key on creating POSTs', () => {
   let t: TestApp;
@@ -113,6 +114,32 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(again.body).toBe(first.body);
     const list = (await t.request({ method: 'GET', url: '/api/v1/inquiry', key: a.key, query: { estateId: estate.id } })).json();
     expect(list.count).toBe(1);
+  });
+
+  it('replays a multipart upload retried with the same bytes, keeping one asset', async () => {
+    const countAssets = async () => {
+      const body = (await t.request({ method: 'GET', url: '/api/v1/asset', key: a.key })).json();
+      return (Array.isArray(body) ? body : body.items).length as number;
+    };
+    const before = await countAssets();
+    const { body, headers } = multipart({ filename: 'room.png', type: 'image/png', data: png() });
+    const send = (h: Record<string, string>) => t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body, headers: { ...headers, ...h } });
+    const first = await send({ 'idempotency-key': 'upload-1' });
+    expect(first.statusCode).toBe(201);
+    const again = await send({ 'idempotency-key': 'upload-1' });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(await countAssets()).toBe(before + 1);
+    const bigger = multipart({ filename: 'room.png', type: 'image/png', data: Buffer.concat([png(), Buffer.alloc(10)]) }, { name: 'other' });
+    const different = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body: bigger.body, headers: { ...bigger.headers, 'idempotency-key': 'upload-1' } });
+    expect(different.statusCode).toBe(422);
+  });
+
+  it('documents the header on every idempotent route in OpenAPI', async () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
+    const estate = doc.paths['/api/v1/estate']!.post!;
+    expect(estate.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
   });
 
   it('replays across a restart: a second app on the same database answers from the stored record', async () => {
