@@ -7,6 +7,8 @@ import path from 'node:path';
 export interface Runtime {
   db: Database;
   lock: DataDirLock | undefined;
+  /** Versions of the migrations this open applied (empty when the schema was current). */
+  applied: string[];
   close(): Promise<void>;
 }
 
@@ -18,10 +20,14 @@ export async function openRuntime(config: Readonly<Config>, purpose: string): Pr
   const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir, purpose);
   try {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-    await migrate(db);
+    const applied = await migrate(db).catch(async (err: unknown) => {
+      await db.close();
+      throw err;
+    });
     return {
       db,
       lock,
+      applied,
       async close() {
         await db.close();
         lock?.release();

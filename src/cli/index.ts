@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Static, type TSchema } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { AppError } from '../errors.js';
+import { CreateOrganizationBody, IssueKeyBody } from '../modules/organizations/schemas.js';
+import { API_KEY_SCOPES, type ApiKeyScope, OrganizationsService } from '../modules/organizations/service.js';
+import { openRuntime } from '../runtime.js';
+
+const USAGE = `Usage: estate-publisher <command> [options]
+
+Operator tasks straight against the database (DATABASE_URL, or the embedded one under DATA_DIR).
+While the server runs on the embedded database, use the admin API instead.
+
+Commands:
+  create-org --name <name> [--feature-flags a,b]   create an organization; prints {organization, apiKey}
+  issue-key --org <organizationId> [--scopes read,write] [--name <label>]
+                                                   issue another API key; prints it once
+  revoke-key --key-id <keyId>                      revoke a key (it answers 401 from then on)
+  list-orgs                                        list organizations as JSON
+  migrate                                          apply pending migrations
+  serve                                            start the HTTP server (same as npm start)
+`;
+
+/** A mistake in how the command was called: usage is printed and the exit code is 2. */
+class UsageError extends Error {}
+
+const list = (raw: string | undefined) =>
+  raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+/** The CLI checks its input with the same schemas as the admin API, so both refuse the same things. */
+function checked<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const first = Value.Errors(schema, value).First();
+  if (first) {
+    const field = first.path.replace(/^\//, '').replace(/\//g, '.') || 'input';
+    throw new UsageError(`--${field.split('.')[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is invalid (${field}: ${first.message})`);
+  }
+  return value as Static<T>;
+}
+
+function options(args: string[], spec: Record<string, { type: 'string' }>) {
+  try {
+    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<string, string | undefined>;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+type Write = (text: string) => void;
+
+async function withOrganizations<T>(fn: (organizations: OrganizationsService) => Promise<T>): Promise<T> {
+  const runtime = await openRuntime(loadConfig(), 'estate-publisher CLI');
+  try {
+    return await fn(new OrganizationsService(runtime.db));
+  } finally {
+    await runtime.close();
+  }
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Runs one command; resolves to the process exit code. */
+export async function runCli(argv: string[], out: Write, err: Write): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'create-org': {
+        const o = options(rest, { name: { type: 'string' }, 'feature-flags': { type: 'string' } });
+        if (o.name === undefined) throw new UsageError('--name is required');
+        const flags = list(o['feature-flags']);
+        const input = checked(CreateOrganizationBody, flags ? { name: o.name, featureFlags: flags } : { name: o.name });
+        out(json(await withOrganizations((orgs) => orgs.create(input))));
+        return 0;
+      }
+      case 'issue-key': {
+        const o = options(rest, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
+        if (o.org === undefined) throw new UsageError('--org is required');
+        const scopes = list(o.scopes);
+        const unknown = scopes?.find((s) => !API_KEY_SCOPES.includes(s as ApiKeyScope));
+        if (unknown !== undefined) throw new UsageError(`--scopes takes read and/or write, comma-separated; got "${unknown}"`);
+        const input = checked(IssueKeyBody, { ...(o.name !== undefined ? { name: o.name } : {}), ...(scopes ? { scopes } : {}) });
+        out(json(await withOrganizations((orgs) => orgs.issueKey(o.org!, input))));
+        return 0;
+      }
+      case 'revoke-key': {
+        const o = options(rest, { 'key-id': { type: 'string' } });
+        if (o['key-id'] === undefined) throw new UsageError('--key-id is required');
+        await withOrganizations((orgs) => orgs.revokeKey(o['key-id']!));
+        out(json({ revoked: o['key-id'] }));
+        return 0;
+      }
+      case 'list-orgs': {
+        options(rest, {});
+        out(json(await withOrganizations((orgs) => orgs.list(0, 10_000))));
+        return 0;
+      }
+      case 'migrate': {
+        options(rest, {});
+        const runtime = await openRuntime(loadConfig(), 'estate-publisher migrate');
+        await runtime.close();
+        out(json({ applied: runtime.applied }));
+        return 0;
+      }
+      case 'serve': {
+        options(rest, {});
+        const { startServer } = await import('../server.js');
+        await startServer();
+        return -1; // the server owns the process from here and exits on a signal
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`estate-publisher: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof DataDirLockedError) {
+      err(
+        `estate-publisher: ${e.message}\n` +
+          'The CLI works on the database directly and only while the server is stopped. With the server running, ' +
+          'use its admin API instead (Authorization: Bearer <ADMIN_TOKEN>), e.g. POST /api/v1/admin/organizations.\n',
+      );
+      return 1;
+    }
+    if (e instanceof ConfigError || e instanceof AppError) {
+      err(`estate-publisher: ${e.message}\n`);
+      return 1;
+    }
+    err(`estate-publisher: ${(e as Error)?.message ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+const entry = process.argv[1];
+const isMain = entry !== undefined && realpathSync(entry) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const code = await runCli(
+    process.argv.slice(2),
+    (s) => process.stdout.write(s),
+    (s) => process.stderr.write(s),
+  );
+  if (code >= 0) process.exitCode = code;
+}
