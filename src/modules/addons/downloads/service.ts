@@ -1,0 +1,141 @@
+import type { Config } from '../../../config.js';
+import type { Database, Queryable } from '../../../db/client.js';
+import { notFound } from '../../../errors.js';
+import { newId } from '../../../ids.js';
+import type { BlobStore } from '../../../storage/blob-store.js';
+import { assetSrc, requireAddonAsset } from '../assets.js';
+import { compact, nextPosition, placeAt, reorder, type SiblingSet } from '../ordering.js';
+import type { AddonReader } from '../public-read.js';
+import { addonWrite, requireChild } from '../write.js';
+import { downloadsRepository as repo } from './repository.js';
+
+export interface DownloadsDocument {
+  enabled: boolean;
+  groups: unknown[];
+}
+
+export class DownloadsService implements AddonReader<DownloadsDocument> {
+  readonly kind = 'downloads' as const;
+  private readonly srcPrefix: string;
+
+  constructor(
+    private readonly db: Database,
+    config: Pick<Config, 'publicUrl'>,
+    storage: Pick<BlobStore, 'publicUrl'>,
+  ) {
+    this.srcPrefix = assetSrc(config, storage, '');
+  }
+
+  empty(): DownloadsDocument {
+    return { enabled: false, groups: [] };
+  }
+
+  async build(db: Queryable, organizationId: string, estateId: string) {
+    const row = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc: { enabled: row.enabled, groups: row.groups }, version: row.version };
+  }
+
+  private groups(organizationId: string, estateId: string): SiblingSet {
+    return { table: 'downloads_groups', organizationId, estateId };
+  }
+
+  private items(organizationId: string, estateId: string, groupId: string): SiblingSet {
+    return { table: 'downloads_items', organizationId, estateId, parent: { column: 'group_id', id: groupId } };
+  }
+
+  private requireGroup(tx: Queryable, organizationId: string, estateId: string, id: string) {
+    return requireChild<{ id: string }>(tx, 'downloads_groups', 'Downloads group', organizationId, estateId, id);
+  }
+
+  private requireItem(tx: Queryable, organizationId: string, estateId: string, groupId: string, itemId: string) {
+    return requireChild<{ id: string }>(tx, 'downloads_items', 'Downloads item', organizationId, estateId, itemId, { column: 'group_id', id: groupId });
+  }
+
+  private async groupOut(tx: Queryable, organizationId: string, estateId: string, id: string) {
+    const group = await repo.group(tx, organizationId, estateId, id, this.srcPrefix);
+    if (!group) throw notFound('Downloads group', id);
+    return group;
+  }
+
+  enable(organizationId: string, estateId: string, enabled: boolean): Promise<DownloadsDocument> {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => (await this.build(tx, organizationId, estateId)).doc, enabled);
+  }
+
+  createGroup(organizationId: string, estateId: string, input: { title: string; order?: number }) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const set = this.groups(organizationId, estateId);
+      const id = newId();
+      await repo.insertGroup(tx, organizationId, { id, estateId, title: input.title.trim(), position: await nextPosition(tx, set) });
+      await placeAt(tx, set, id, input.order);
+      return this.groupOut(tx, organizationId, estateId, id);
+    });
+  }
+
+  updateGroup(organizationId: string, estateId: string, groupId: string, input: { title?: string; order?: number }) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      if (input.title !== undefined) await repo.updateGroup(tx, organizationId, group.id, input.title.trim());
+      if (input.order !== undefined) await placeAt(tx, this.groups(organizationId, estateId), group.id, input.order);
+      return this.groupOut(tx, organizationId, estateId, group.id);
+    });
+  }
+
+  /** A group and all its items go together: an item belongs to exactly one group. */
+  deleteGroup(organizationId: string, estateId: string, groupId: string): Promise<void> {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      await repo.deleteGroup(tx, organizationId, group.id);
+      await compact(tx, this.groups(organizationId, estateId));
+    });
+  }
+
+  orderGroups(organizationId: string, estateId: string, orderedIds: string[]) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      await reorder(tx, this.groups(organizationId, estateId), orderedIds, 'Downloads group');
+      return (await this.build(tx, organizationId, estateId)).doc.groups;
+    });
+  }
+
+  createItem(organizationId: string, estateId: string, groupId: string, input: { assetId: string; label?: string; order?: number }) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      const asset = await requireAddonAsset(tx, organizationId, input.assetId);
+      const set = this.items(organizationId, estateId, group.id);
+      const id = newId();
+      const label = input.label?.trim() || asset.name;
+      await repo.insertItem(tx, organizationId, { id, estateId, groupId: group.id, assetId: asset.id, label, position: await nextPosition(tx, set) });
+      await placeAt(tx, set, id, input.order);
+      return repo.item(tx, organizationId, estateId, id, this.srcPrefix);
+    });
+  }
+
+  updateItem(organizationId: string, estateId: string, groupId: string, itemId: string, input: { assetId?: string; label?: string; order?: number }) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      const item = await this.requireItem(tx, organizationId, estateId, group.id, itemId);
+      const fields: { label?: string; assetId?: string } = {};
+      if (input.label !== undefined) fields.label = input.label.trim();
+      if (input.assetId !== undefined) fields.assetId = (await requireAddonAsset(tx, organizationId, input.assetId)).id;
+      await repo.updateItem(tx, organizationId, item.id, fields);
+      if (input.order !== undefined) await placeAt(tx, this.items(organizationId, estateId, group.id), item.id, input.order);
+      return repo.item(tx, organizationId, estateId, item.id, this.srcPrefix);
+    });
+  }
+
+  deleteItem(organizationId: string, estateId: string, groupId: string, itemId: string): Promise<void> {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      const item = await this.requireItem(tx, organizationId, estateId, group.id, itemId);
+      await repo.deleteItem(tx, organizationId, item.id);
+      await compact(tx, this.items(organizationId, estateId, group.id));
+    });
+  }
+
+  orderItems(organizationId: string, estateId: string, groupId: string, orderedIds: string[]) {
+    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
+      const group = await this.requireGroup(tx, organizationId, estateId, groupId);
+      await reorder(tx, this.items(organizationId, estateId, group.id), orderedIds, 'Downloads item');
+      return (await this.groupOut(tx, organizationId, estateId, group.id)).items;
+    });
+  }
+}
