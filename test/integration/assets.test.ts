@@ -197,6 +197,18 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
     expect(apt.json().assetsIds).toEqual([asset.id]);
   });
 
+  it('removes add-on items that show the asset when it is deleted, in the same transaction', async () => {
+    const asset = await uploadOk({ filename: 'gallery.png', type: 'image/png', data: png() });
+    const { estate } = await createProject(t, a.key);
+    const item = await t.request({ method: 'POST', url: `/api/v1/estates/${estate.id}/gallery/items`, key: a.key, body: { assetId: asset.id, caption: 'Facade' } });
+    expect(item.statusCode, item.body).toBe(201);
+    const del = await t.request({ method: 'DELETE', url: `/api/v1/asset/${asset.id}`, key: a.key });
+    expect(del.statusCode).toBe(204);
+    const gallery = await t.request({ method: 'GET', url: `/api/v1/estates/${estate.id}/gallery`, key: a.key });
+    expect(gallery.statusCode).toBe(200);
+    expect(gallery.body).not.toContain(asset.id);
+  });
+
   describe('file serving', () => {
     let asset: AssetJson;
     const data = pdf();
@@ -217,6 +229,13 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
       expect(res.headers['content-disposition']).toBe(
         `inline; filename="Brochure _final_ __d_.pdf"; filename*=UTF-8''${encodeURIComponent('Brochure "final" łódź.pdf')}`,
       );
+    });
+
+    it('answers HEAD with the headers and no body', async () => {
+      const res = await t.request({ method: 'HEAD', url: filePath(asset) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-length']).toBe(String(data.length));
+      expect(res.body).toBe('');
     });
 
     it('answers If-None-Match with 304', async () => {

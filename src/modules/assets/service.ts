@@ -125,9 +125,11 @@ export class AssetsService {
   async delete(organizationId: string, id: string): Promise<void> {
     if (!isUuid(id)) throw notFound('Asset', id);
     const row = await this.db.transaction(async (tx) => {
+      // Add-on children first: that takes the estate locks before the asset row's, the order every
+      // add-on write uses, so a concurrent attach cannot deadlock with this delete.
+      await detachAssetFromAddons(tx, organizationId, id);
       const deleted = await repo.delete(tx, organizationId, id);
       if (!deleted) throw notFound('Asset', id);
-      await detachAssetFromAddons(tx, organizationId, id);
       return deleted;
     });
     // The row is gone, so the bytes are unreachable (files are served only for an existing row);
