@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/client.js';
 import { ADMIN_TOKEN, type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createApartment, createProject } from '../helpers/factories.js';
 
@@ -177,6 +179,33 @@ describe('inquiries', () => {
       const missing = await submit(id, { name: 'Ok', email: 'x@example.com' });
       expect(missing.statusCode).toBe(404);
       expect(missing.json().message).toBe(`Estate with id ${id} not found`);
+    }
+  });
+
+  it('loads the referral users of a whole page in a fixed number of queries (no N+1)', async () => {
+    const fresh = await createProject(t, a.key);
+    for (let i = 0; i < 12; i++) {
+      const user = (
+        await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${a.id}/users`, key: ADMIN_TOKEN, body: { email: `page${i}@a.example.com` } })
+      ).json();
+      expect((await submit(fresh.estate.id, { name: `Page ${i}`, email: 'p@example.com', referralUserId: user.id })).statusCode).toBe(201);
+    }
+    // The real database, only counted: every statement of the request goes through it.
+    let queries = 0;
+    const counted: Database = Object.create(t.db, {
+      query: { value: (sql: string, params?: readonly unknown[]) => (queries++, t.db.query(sql, params)) },
+    });
+    const app = await buildApp({ config: t.config, db: counted, storage: t.storage, logger: false });
+    try {
+      const res = await app.inject({ method: 'GET', url: `/api/v1/inquiry?estateId=${fresh.estate.id}`, headers: { authorization: `Bearer ${a.key}` } });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.count).toBe(12);
+      expect(new Set(body.items.map((i: { referralUser: { id: string } }) => i.referralUser.id)).size).toBe(12);
+      // Key lookup, count, page, users, memberships.
+      expect(queries).toBeLessThanOrEqual(5);
+    } finally {
+      await app.close();
     }
   });
 

@@ -61,6 +61,17 @@ describe('rate limits (in process)', () => {
     expect((await t.request({ method: 'POST', url: `/api/v1/estates/${estateId}/inquiries`, body: {} })).statusCode).toBe(429);
   });
 
+  it('meters anonymous public reads per client IP, apart from key budgets', async () => {
+    const read = () => t.request({ method: 'GET', url: `/api/v1/estates/${estateId}/gallery` });
+    for (let i = 0; i < 4; i++) expect((await read()).statusCode).toBeLessThan(400);
+    const limited = await read();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['ratelimit-limit']).toBe('4');
+    // A client behind another address has its own budget.
+    const elsewhere = await t.app.inject({ method: 'GET', url: `/api/v1/estates/${estateId}/gallery`, remoteAddress: '203.0.113.9' });
+    expect(elsewhere.statusCode).toBeLessThan(400);
+  });
+
   it('does not meter health, docs and the OpenAPI document', async () => {
     for (let i = 0; i < 8; i++) {
       const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
