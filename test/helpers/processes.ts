@@ -40,3 +40,84 @@ export function finished(child: ChildProcess): Promise<Finished> {
 }
 
 export const runCli = (args: string[], env: NodeJS.ProcessEnv) => finished(spawnTs('src/cli/index.ts', args, env));
+
+/** A port nobody listens on right now, for a server child process. */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerChild {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process wrote so far. */
+  output(): string;
+  /** Resolves when the output matches, rejects when the process exits first. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  exited: Promise<Finished>;
+}
+
+/** Starts `src/server.ts` as its own process; call ready() before sending traffic. */
+export function startServerChild(env: NodeJS.ProcessEnv, port: number): ServerChild {
+  const child = spawnTs('src/server.ts', [], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  let text = '';
+  const waiters = new Set<() => void>();
+  const exited = finished(child);
+  const onData = (d: Buffer) => {
+    text += d.toString();
+    for (const w of waiters) w();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => text,
+    exited,
+    waitForOutput(pattern, timeoutMs = 120_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(text)) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${text}`));
+        }, timeoutMs);
+        waiters.add(check);
+        exited.then((f) => {
+          if (!pattern.test(text)) reject(new Error(`process exited (${f.code ?? f.signal}) before ${pattern}:\n${text}`));
+        });
+        check();
+      });
+    },
+  };
+}
+
+/** Polls GET /health/ready until the server answers 200. */
+export async function waitReady(server: ServerChild, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitedEarly = false;
+  void server.exited.then(() => (exitedEarly = true));
+  while (Date.now() < deadline) {
+    if (exitedEarly) throw new Error(`server exited before it was ready:\n${server.output()}`);
+    try {
+      const res = await fetch(`${server.url}/health/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server not ready in ${timeoutMs} ms:\n${server.output()}`);
+}

@@ -1,0 +1,160 @@
+import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
+import { type ServerChild, childEnv, freePort, startServerChild, waitReady } from '../helpers/processes.js';
+
+const json = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+
+async function post(url: string, key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, { method: 'POST', headers: json(key), body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** An organization, an estate and a building on a running server; returns the key and building id. */
+async function seed(server: ServerChild): Promise<{ key: string; buildingId: string }> {
+  const org = await post(`${server.url}/api/v1/admin/organizations`, ADMIN_TOKEN, { name: 'Durable' });
+  expect(org.status).toBe(201);
+  const key = org.body.apiKey as string;
+  const estate = await post(`${server.url}/api/v1/estate`, key, { name: 'Durable Estate' });
+  const building = await post(`${server.url}/api/v1/building`, key, { name: 'Durable Building', estateId: estate.body.id });
+  expect(building.status).toBe(201);
+  return { key, buildingId: building.body.id as string };
+}
+
+/**
+ * The server as a real process, killed and restarted. Runs on the embedded database under a temp
+ * DATA_DIR, or (TEST_DATABASE=postgres) on a fresh PostgreSQL database.
+ */
+describe(`server process on ${TEST_DATABASE}`, () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  const started: ServerChild[] = [];
+
+  const start = async () => {
+    const server = startServerChild(env, await freePort());
+    started.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-durable-'));
+    let databaseUrl: string | undefined;
+    if (TEST_DATABASE === 'postgres') {
+      const created = await createTestDatabaseUrl();
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+    }
+    env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADMIN_TOKEN, LOG_LEVEL: 'info' });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of started) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+    await Promise.all(started.map((s) => s.exited));
+    await dropDatabase?.();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('SIGKILL during a stream of writes loses no acknowledged write', async () => {
+    const first = await start();
+    await waitReady(first);
+    const { key, buildingId } = await seed(first);
+
+    // Four writers stream creates; every 201 is an acknowledged write whose id must survive.
+    const acknowledged: string[] = [];
+    let killed = false;
+    let n = 0;
+    const writer = async () => {
+      while (!killed && n < 5_000) {
+        const name = `Unit ${++n}`;
+        try {
+          const res = await post(`${first.url}/api/v1/apartment`, key, { name, buildingId });
+          if (res.status === 201) acknowledged.push(res.body.id as string);
+        } catch {
+          return; // the connection died with the process
+        }
+        if (acknowledged.length >= 60 && !killed) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([writer(), writer(), writer(), writer()]);
+    const end = await first.exited;
+    expect(end.signal).toBe('SIGKILL');
+    expect(acknowledged.length).toBeGreaterThanOrEqual(60);
+
+    // The lock the killed process left behind is taken over; the restarted server has every write.
+    const second = await start();
+    await waitReady(second);
+    const missing: string[] = [];
+    for (const id of acknowledged) {
+      const res = await fetch(`${second.url}/api/v1/apartment/${id}`, { headers: json(key) });
+      if (res.status !== 200) missing.push(`${id}: ${res.status}`);
+    }
+    expect(missing).toEqual([]);
+    const list = (await (await fetch(`${second.url}/api/v1/apartment?buildingId=${buildingId}`, { headers: json(key) })).json()) as { count: number };
+    expect(list.count).toBeGreaterThanOrEqual(acknowledged.length);
+    // It takes writes again.
+    expect((await post(`${second.url}/api/v1/apartment`, key, { name: 'After restart', buildingId })).status).toBe(201);
+
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  }, 300_000);
+
+  it('SIGTERM finishes the request in flight, then exits 0', async () => {
+    const server = await start();
+    await waitReady(server);
+    const { key, buildingId } = await seed(server);
+
+    // The request's headers go out first; its body only after SIGTERM, so it is certainly in flight.
+    const body = JSON.stringify({ name: 'In flight', buildingId });
+    const requestId = `inflight-${Date.now()}`;
+    const pending = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(`${server.url}/api/v1/apartment`, {
+        method: 'POST',
+        headers: { ...json(key), 'content-length': Buffer.byteLength(body), 'x-request-id': requestId },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      server.waitForOutput(new RegExp(`"reqId":"${requestId}"[^\\n]*incoming request`)).then(() => {
+        server.child.kill('SIGTERM');
+        return server.waitForOutput(/shutting down/).then(() => req.end(body.slice(10)));
+      }, reject);
+    });
+    const answer = await pending;
+    expect(answer.status, answer.text).toBe(201);
+    expect(JSON.parse(answer.text)).toMatchObject({ name: 'In flight', buildingId });
+    const end = await server.exited;
+    expect(end.code, end.stderr).toBe(0);
+  }, 300_000);
+
+  // DATA_DIR guards the embedded database: a second server on it must refuse. On PostgreSQL runs the
+  // servers share nothing on disk, so this case is exercised on the embedded database in both runs.
+  it('a second server on the same DATA_DIR is refused with a clear message; the first keeps serving', async () => {
+    const own = childEnv({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'pps-lock-')), ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    const first = startServerChild(own, await freePort());
+    started.push(first);
+    await waitReady(first);
+    const second = startServerChild(own, await freePort());
+    started.push(second);
+    const end = await second.exited;
+    expect(end.code).not.toBe(0);
+    expect(end.code).not.toBeNull();
+    expect(second.output()).toMatch(/data directory .* is in use by another process \(pid \d+, server\)/);
+    const { key, buildingId } = await seed(first);
+    expect((await post(`${first.url}/api/v1/apartment`, key, { name: 'Still here', buildingId })).status).toBe(201);
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    await rm(own.DATA_DIR!, { recursive: true, force: true });
+  }, 300_000);
+});
