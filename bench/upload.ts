@@ -25,7 +25,11 @@ async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> 
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
 }
 
-async function startServer(args: string[], env: Record<string, string>, url: (line: string) => string | undefined): Promise<{ child: ChildProcess; base: string }> {
+async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  url: (line: string) => string | undefined,
+): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let base: string | undefined = url('');
   child.stdout!.on('data', (d: Buffer) => {
@@ -86,7 +90,10 @@ try {
   // One warm-up each, so JIT and first-request allocations are not counted.
   await measure(service.child.pid!, serviceArgs);
   await measure(baseline.child.pid!, baselineArgs);
-  const results = { service: [] as Array<{ seconds: number; growthMb: number; rssMb: number }>, baseline: [] as Array<{ seconds: number; growthMb: number; rssMb: number }> };
+  const results = {
+    service: [] as Array<{ seconds: number; growthMb: number; rssMb: number }>,
+    baseline: [] as Array<{ seconds: number; growthMb: number; rssMb: number }>,
+  };
   for (let i = 0; i < RUNS; i++) {
     results.service.push(await measure(service.child.pid!, serviceArgs));
     results.baseline.push(await measure(baseline.child.pid!, baselineArgs));
@@ -102,7 +109,9 @@ try {
   const table = [row('POST /api/v1/asset/upload (service, disk storage, PGlite)', results.service), row('minimal streaming Fastify route', results.baseline)];
   console.table(table);
   const ratio = table[0]!.medianSeconds / table[1]!.medianSeconds;
-  console.log(`file ${SIZE} bytes; time ratio service/baseline ${ratio.toFixed(2)} (target <= 2); service peak RSS growth median ${table[0]!.medianPeakRssGrowthMb} MB (target < 40 MB)`);
+  console.log(
+    `file ${SIZE} bytes; time ratio service/baseline ${ratio.toFixed(2)} (target <= 2); service peak RSS growth median ${table[0]!.medianPeakRssGrowthMb} MB (target < 40 MB)`,
+  );
 } finally {
   service.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');

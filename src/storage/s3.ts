@@ -1,6 +1,6 @@
+import { type Readable, Transform } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type Readable, Transform } from 'node:stream';
 import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
 
 export interface S3StoreOptions {

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -46,7 +47,12 @@ export function png(): Buffer {
 }
 
 export const jpeg = () =>
-  Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0', 'latin1'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]), Buffer.from([0xff, 0xd9])]);
+  Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from('JFIF\0', 'latin1'),
+    Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 
 export function mp4(): Buffer {
   const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isommp41', 'latin1')]);
@@ -108,7 +114,9 @@ export function multipart(file: Part, fields: Record<string, string> = {}): { bo
     pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   pieces.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
     file.data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );
@@ -131,7 +139,12 @@ export class ObservedStore implements BlobStore {
   }
   put(key: string, body: Readable, contentType: string): Promise<BlobStat> {
     const p = this.inner.put(key, body, contentType);
-    this.puts.push(p.then(() => 'stored' as const, () => 'failed' as const));
+    this.puts.push(
+      p.then(
+        () => 'stored' as const,
+        () => 'failed' as const,
+      ),
+    );
     for (const r of this.started.splice(0)) r();
     return p;
   }
@@ -166,7 +179,7 @@ export interface Driver {
 
 async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
@@ -195,7 +208,15 @@ export async function s3Driver(): Promise<Driver> {
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: 'assets', configs: [] }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const options = { bucket: 'assets', region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, publicBaseUrl: undefined };
+  const options = {
+    bucket: 'assets',
+    region: 'us-east-1',
+    endpoint,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+    publicBaseUrl: undefined,
+  };
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   const stores: S3BlobStore[] = [];
   return {

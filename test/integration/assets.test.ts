@@ -129,6 +129,25 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
     expect(elsewhere.statusCode).toBe(400);
   });
 
+  it('refuses a multipart body without a file part', async () => {
+    const boundary = 'only-fields';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nNo file\r\n--${boundary}--\r\n`;
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/asset/upload',
+      key: a.key,
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/file is required/);
+  });
+
+  it('reports the store in readiness', async () => {
+    const res = await t.request({ method: 'GET', url: '/health/ready' });
+    expect(res.json()).toMatchObject({ checks: { storage: 'ok' } });
+  });
+
   it('needs a key with write scope to upload', async () => {
     expect((await upload(undefined, { filename: 'a.png', type: 'image/png', data: png() })).statusCode).toBe(401);
     const ro = await upload(readOnlyA, { filename: 'a.png', type: 'image/png', data: png() });
@@ -200,7 +219,12 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
   it('removes add-on items that show the asset when it is deleted, in the same transaction', async () => {
     const asset = await uploadOk({ filename: 'gallery.png', type: 'image/png', data: png() });
     const { estate } = await createProject(t, a.key);
-    const item = await t.request({ method: 'POST', url: `/api/v1/estates/${estate.id}/gallery/items`, key: a.key, body: { assetId: asset.id, caption: 'Facade' } });
+    const item = await t.request({
+      method: 'POST',
+      url: `/api/v1/estates/${estate.id}/gallery/items`,
+      key: a.key,
+      body: { assetId: asset.id, caption: 'Facade' },
+    });
     expect(item.statusCode, item.body).toBe(201);
     const del = await t.request({ method: 'DELETE', url: `/api/v1/asset/${asset.id}`, key: a.key });
     expect(del.statusCode).toBe(204);

@@ -129,7 +129,8 @@ export async function openRemoteFile(src: string, options: RemoteFetchOptions): 
         } catch {
           throw unprocessable('src redirects to an invalid URL');
         }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') throw unprocessable(`src redirects to a ${next.protocol.replace(/:$/, '')} URL; only http and https are allowed`);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          throw unprocessable(`src redirects to a ${next.protocol.replace(/:$/, '')} URL; only http and https are allowed`);
         url = next;
         continue;
       }

@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { AppError, badRequest } from '../../errors.js';
 import { requireAuth } from '../../http/auth.js';
 import { IdParams, partnerErrors } from '../../http/schemas.js';
-import { AppError, badRequest } from '../../errors.js';
-import { ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody, AssetSchema } from './schemas.js';
+import { AssetSchema, ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody } from './schemas.js';
 
 const tags = ['Assets'];
 const security = [{ apiKey: [] }];
@@ -32,12 +32,9 @@ const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { organizationId } = requireAuth(request);
       if (!request.isMultipart()) throw badRequest('Send multipart/form-data with the file under the field name file');
-      let part;
-      try {
-        part = await request.file();
-      } catch (err) {
+      const part = await request.file().catch((err: unknown) => {
         throw asMultipartError(err);
-      }
+      });
       if (!part) throw new AppError('unprocessable', 'Validation failed: file is required');
       if (part.fieldname !== 'file') {
         part.file.resume();

@@ -60,7 +60,14 @@ export class AssetsService {
   private async store(
     organizationId: string,
     source: Readable,
-    meta: { name: string; filename: string | undefined; declaredType: string | undefined; maxBytes: number; tooLarge: () => Error; wasTruncated?: () => boolean },
+    meta: {
+      name: string;
+      filename: string | undefined;
+      declaredType: string | undefined;
+      maxBytes: number;
+      tooLarge: () => Error;
+      wasTruncated?: () => boolean;
+    },
   ): Promise<Asset> {
     const id = newId();
     const key = storageKey(organizationId, id);

@@ -62,5 +62,9 @@ export async function sniffMimeType(head: Buffer, filename: string | undefined, 
 
 /** Types a browser would execute or render as a document: served as attachments under a sandbox CSP. */
 export function isActiveType(mimeType: string): boolean {
-  return /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|application\/(x-)?javascript|text\/javascript|application\/ecmascript|text\/ecmascript)/i.test(mimeType) || mimeType.endsWith('+xml');
+  return (
+    /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|application\/(x-)?javascript|text\/javascript|application\/ecmascript|text\/ecmascript)/i.test(
+      mimeType,
+    ) || mimeType.endsWith('+xml')
+  );
 }

@@ -36,7 +36,11 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { organizationId, assetId } = request.params;
       const row = await assets.findByKey(organizationId, assetId);
-      const missing = () => reply.code(404).type('application/json; charset=utf-8').send(errorBody(404, `File ${organizationId}/${assetId} not found`));
+      const missing = () =>
+        reply
+          .code(404)
+          .type('application/json; charset=utf-8')
+          .send(errorBody(404, `File ${organizationId}/${assetId} not found`));
       if (!row) return missing();
 
       const etag = `"${row.sha256}"`;
@@ -50,14 +54,20 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (isActiveType(row.mime_type)) {
         reply.header('content-disposition', disposition('attachment', row.name)).header('content-security-policy', "default-src 'none'; sandbox");
       } else {
-        reply.header('content-disposition', disposition('inline', row.name)).header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox");
+        reply
+          .header('content-disposition', disposition('inline', row.name))
+          .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox");
       }
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
       const ifRange = request.headers['if-range'];
       const range = ifRange !== undefined && ifRange !== etag ? { kind: 'full' as const } : parseRange(request.headers.range, size);
       if (range.kind === 'unsatisfiable') {
-        return reply.code(416).header('content-range', `bytes */${size}`).type('application/json; charset=utf-8').send(errorBody(416, 'The requested range is outside the file'));
+        return reply
+          .code(416)
+          .header('content-range', `bytes */${size}`)
+          .type('application/json; charset=utf-8')
+          .send(errorBody(416, 'The requested range is outside the file'));
       }
       try {
         if (range.kind === 'partial') {
