@@ -63,8 +63,11 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: options.namespace ?? 'pps-rate-limit:' } : {}),
     errorResponseBuilder: (_request, context) =>
-      Object.assign(new AppError('tooManyRequests', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(windowMs / 1000)} s; retry in ${context.after}`), {
-        retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
-      }),
+      Object.assign(
+        new AppError('tooManyRequests', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(windowMs / 1000)} s; retry in ${context.after}`),
+        {
+          retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
+        },
+      ),
   });
 }

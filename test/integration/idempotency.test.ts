@@ -9,7 +9,8 @@ describe('Idempotency-Key on creating POSTs', () => {
   let a: TestOrg;
   let b: TestOrg;
   let n = 0;
-  const countEstates = async (key: string) => ((await t.request({ method: 'GET', url: '/api/v1/estate', key, query: { limit: '1000' } })).json() as unknown[]).length;
+  const countEstates = async (key: string) =>
+    ((await t.request({ method: 'GET', url: '/api/v1/estate', key, query: { limit: '1000' } })).json() as unknown[]).length;
   const post = (url: string, key: string | undefined, body: unknown, idemKey?: string) =>
     t.request({ method: 'POST', url, key, body, ...(idemKey !== undefined ? { headers: { 'idempotency-key': idemKey } } : {}) });
 
@@ -75,7 +76,10 @@ describe('Idempotency-Key on creating POSTs', () => {
     const body = { name: `Concurrent ${++n}` };
     const results = await Promise.all(Array.from({ length: 20 }, () => post('/api/v1/estate', a.key, body, 'key-concurrent')));
     const statuses = results.map((r) => r.statusCode);
-    expect(statuses.every((s) => s === 201 || s === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
     const fresh = results.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
     expect(fresh).toHaveLength(1);
     for (const r of results.filter((x) => x.statusCode === 201)) expect(r.body).toBe(fresh[0]!.body);
@@ -132,7 +136,13 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(again.body).toBe(first.body);
     expect(await countAssets()).toBe(before + 1);
     const bigger = multipart({ filename: 'room.png', type: 'image/png', data: Buffer.concat([png(), Buffer.alloc(10)]) }, { name: 'other' });
-    const different = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body: bigger.body, headers: { ...bigger.headers, 'idempotency-key': 'upload-1' } });
+    const different = await t.request({
+      method: 'POST',
+      url: '/api/v1/asset/upload',
+      key: a.key,
+      body: bigger.body,
+      headers: { ...bigger.headers, 'idempotency-key': 'upload-1' },
+    });
     expect(different.statusCode).toBe(422);
   });
 

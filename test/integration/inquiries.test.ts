@@ -69,7 +69,14 @@ describe('inquiries', () => {
       referralUserId: referral.id,
       status: 'NEW',
     });
-    expect(first.referralUser).toMatchObject({ id: referral.id, firstName: 'Ada', lastName: 'Agent', email: 'agent@a.example.com', role: 'admin', isRegistered: false });
+    expect(first.referralUser).toMatchObject({
+      id: referral.id,
+      firstName: 'Ada',
+      lastName: 'Agent',
+      email: 'agent@a.example.com',
+      role: 'admin',
+      isRegistered: false,
+    });
     expect(first.referralUser.organizationMemberships).toEqual([
       expect.objectContaining({ userId: referral.id, organizationId: a.id, role: 'admin', organization: { id: a.id, name: 'Inquiry A', featureFlags: [] } }),
     ]);
@@ -193,7 +200,12 @@ describe('inquiries', () => {
     // The real database, only counted: every statement of the request goes through it.
     let queries = 0;
     const counted: Database = Object.create(t.db, {
-      query: { value: (sql: string, params?: readonly unknown[]) => (queries++, t.db.query(sql, params)) },
+      query: {
+        value: (sql: string, params?: readonly unknown[]) => {
+          queries++;
+          return t.db.query(sql, params);
+        },
+      },
     });
     const app = await buildApp({ config: t.config, db: counted, storage: t.storage, logger: false });
     try {
@@ -210,7 +222,12 @@ describe('inquiries', () => {
   });
 
   it('answers 401 to an invalid key even on the public submission', async () => {
-    const res = await t.request({ method: 'POST', url: `/api/v1/estates/${project.estate.id}/inquiries`, key: 'epk_wrong', body: { name: 'Ok', email: 'x@example.com' } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/v1/estates/${project.estate.id}/inquiries`,
+      key: 'epk_wrong',
+      body: { name: 'Ok', email: 'x@example.com' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

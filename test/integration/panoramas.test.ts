@@ -62,7 +62,14 @@ describe('panoramas', () => {
     const panoramas = res.json();
     expect(panoramas.map((p: { name: string }) => p.name)).toEqual(['Living room', 'Kitchen']);
     expect(panoramas[0].linkedPanoramas).toEqual([expect.objectContaining({ id: kitchenId, name: 'Kitchen', linkedPanoramas: [] })]);
-    expect(panoramas[1]).toMatchObject({ linkedPanoramas: [], comments: [], portals: [], pois: [], seoTitle: null, metadata: { prealign: null, hlookat: null, vlookat: null, northOffset: null } });
+    expect(panoramas[1]).toMatchObject({
+      linkedPanoramas: [],
+      comments: [],
+      portals: [],
+      pois: [],
+      seoTitle: null,
+      metadata: { prealign: null, hlookat: null, vlookat: null, northOffset: null },
+    });
     expect(typeof panoramas[1].createdAt).toBe('string');
   });
 

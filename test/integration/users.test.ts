@@ -17,13 +17,37 @@ describe('users (organization members, admin surface)', () => {
       method: 'POST',
       url: url(),
       key: ADMIN_TOKEN,
-      body: { email: 'Eve@Example.com', firstName: 'Eve', lastName: 'Evans', avatarUrl: 'https://cdn.example.com/eve.png', jobTitle: 'Broker', description: 'Senior', isRegistered: true },
+      body: {
+        email: 'Eve@Example.com',
+        firstName: 'Eve',
+        lastName: 'Evans',
+        avatarUrl: 'https://cdn.example.com/eve.png',
+        jobTitle: 'Broker',
+        description: 'Senior',
+        isRegistered: true,
+      },
     });
     expect(res.statusCode).toBe(201);
     const user = res.json();
-    expect(user).toMatchObject({ email: 'Eve@Example.com', firstName: 'Eve', lastName: 'Evans', avatarUrl: 'https://cdn.example.com/eve.png', jobTitle: 'Broker', description: 'Senior', role: 'member', isRegistered: true });
+    expect(user).toMatchObject({
+      email: 'Eve@Example.com',
+      firstName: 'Eve',
+      lastName: 'Evans',
+      avatarUrl: 'https://cdn.example.com/eve.png',
+      jobTitle: 'Broker',
+      description: 'Senior',
+      role: 'member',
+      isRegistered: true,
+    });
     expect(user.organizationMemberships).toEqual([
-      { id: expect.any(String), userId: user.id, organizationId: a.id, organization: { id: a.id, name: 'Users A', featureFlags: ['estates'] }, role: 'member', createdAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        userId: user.id,
+        organizationId: a.id,
+        organization: { id: a.id, name: 'Users A', featureFlags: ['estates'] },
+        role: 'member',
+        createdAt: expect.any(String),
+      },
     ]);
   });
 
@@ -34,7 +58,12 @@ describe('users (organization members, admin surface)', () => {
   });
 
   it('validates the body and names the fields (422)', async () => {
-    const res = await t.request({ method: 'POST', url: url(), key: ADMIN_TOKEN, body: { email: 'nope', role: 'owner', avatarUrl: 'javascript:alert(1)', extra: 1 } });
+    const res = await t.request({
+      method: 'POST',
+      url: url(),
+      key: ADMIN_TOKEN,
+      body: { email: 'nope', role: 'owner', avatarUrl: 'javascript:alert(1)', extra: 1 },
+    });
     expect(res.statusCode).toBe(422);
     for (const f of ['email', 'role', 'avatarUrl', 'extra']) expect(res.json().message).toContain(f);
   });

@@ -46,10 +46,11 @@ export const inquiriesRepository = {
   /** Of the given ids, those that are apartments of the estate. */
   async apartmentsOfEstate(db: Queryable, organizationId: string, estateId: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await db.query<{ id: string }>(
-      'SELECT id FROM apartments WHERE organization_id = $1 AND estate_id = $2 AND id = ANY($3::uuid[])',
-      [organizationId, estateId, ids],
-    );
+    const rows = await db.query<{ id: string }>('SELECT id FROM apartments WHERE organization_id = $1 AND estate_id = $2 AND id = ANY($3::uuid[])', [
+      organizationId,
+      estateId,
+      ids,
+    ]);
     return rows.map((r) => r.id);
   },
 
@@ -85,10 +86,11 @@ export const inquiriesRepository = {
 
   async setStatus(db: Queryable, organizationId: string, id: string, status: string): Promise<InquiryRow | undefined> {
     return (
-      await db.query<InquiryRow>(
-        'UPDATE inquiries SET status = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING *',
-        [organizationId, id, status],
-      )
+      await db.query<InquiryRow>('UPDATE inquiries SET status = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING *', [
+        organizationId,
+        id,
+        status,
+      ])
     )[0];
   },
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { IdParams, errorResponses, partnerErrors } from '../../http/schemas.js';
+import { dropIgnored } from '../../http/schemas.js';
 import {
   EstateIdParams,
   INQUIRY_IGNORED,
@@ -13,7 +14,6 @@ import {
   SubmitInquiryBody,
   UpdateInquiryBody,
 } from './schemas.js';
-import { dropIgnored } from '../../http/schemas.js';
 
 export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.inquiries;
@@ -48,7 +48,14 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/inquiry/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Change the status of an inquiry', security, params: IdParams, body: UpdateInquiryBody, response: { 200: Type.Ref(InquirySchema), ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'Change the status of an inquiry',
+        security,
+        params: IdParams,
+        body: UpdateInquiryBody,
+        response: { 200: Type.Ref(InquirySchema), ...partnerErrors() },
+      },
     },
     async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, INQUIRY_IGNORED)),
   );
@@ -57,7 +64,14 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/apartment/:id/inquiries',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Inquiries naming an apartment, newest first', security, params: IdParams, querystring: PageOnlyQuery, response: { 200: InquiryList, ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'Inquiries naming an apartment, newest first',
+        security,
+        params: IdParams,
+        querystring: PageOnlyQuery,
+        response: { 200: InquiryList, ...partnerErrors() },
+      },
     },
     async (request) => service.listForApartment(requireAuth(request).organizationId, request.params.id, request.query),
   );

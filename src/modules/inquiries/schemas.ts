@@ -3,7 +3,11 @@ import { Description, Id, Name, Nullable, withIgnored } from '../../http/schemas
 import { UserInline } from '../users/schemas.js';
 
 export const INQUIRY_STATUSES = ['NEW', 'IN_PROGRESS', 'WON', 'LOST', 'SPAM'] as const;
-const Status = () => Type.Union(INQUIRY_STATUSES.map((s) => Type.Literal(s)), { description: 'NEW, IN_PROGRESS, WON, LOST or SPAM (complete list)' });
+const Status = () =>
+  Type.Union(
+    INQUIRY_STATUSES.map((s) => Type.Literal(s)),
+    { description: 'NEW, IN_PROGRESS, WON, LOST or SPAM (complete list)' },
+  );
 
 // At least 5 digits, optionally led by +, with the usual separators: "+48 600-100-200", "(555) 123 4567".
 const PHONE = '^(?=(?:\\D*\\d){5,20}\\D*$)\\+?[0-9 ().\\-/]{5,32}$';

@@ -83,7 +83,11 @@ export class InquiriesService {
     return this.page(organizationId, { estateId: query.estateId }, query.offset ?? 0, query.limit ?? 50);
   }
 
-  async listForApartment(organizationId: string, apartmentId: string, query: { offset?: number | undefined; limit?: number | undefined }): Promise<InquiryPage> {
+  async listForApartment(
+    organizationId: string,
+    apartmentId: string,
+    query: { offset?: number | undefined; limit?: number | undefined },
+  ): Promise<InquiryPage> {
     const apartment = await requireApartment(this.db, organizationId, apartmentId);
     return this.page(organizationId, { apartmentId: apartment.id }, query.offset ?? 0, query.limit ?? 50);
   }
@@ -105,4 +109,3 @@ export class InquiriesService {
     return { count, items: rows.map((r) => toInquiry(r, users)) };
   }
 }
-

@@ -88,10 +88,10 @@ export const panoramasRepository = {
 
   /** Highest priority first, then oldest first. */
   async listByApartment(db: Queryable, organizationId: string, apartmentId: string): Promise<PanoramaRow[]> {
-    return db.query<PanoramaRow>(
-      'SELECT * FROM panoramas WHERE organization_id = $1 AND apartment_id = $2 ORDER BY priority DESC, created_at, id',
-      [organizationId, apartmentId],
-    );
+    return db.query<PanoramaRow>('SELECT * FROM panoramas WHERE organization_id = $1 AND apartment_id = $2 ORDER BY priority DESC, created_at, id', [
+      organizationId,
+      apartmentId,
+    ]);
   },
 
   async listByIds(db: Queryable, organizationId: string, ids: string[]): Promise<PanoramaRow[]> {

@@ -70,7 +70,11 @@ const CommentInput = Type.Object(
     comment: Type.String({ minLength: 1, maxLength: LIMITS.description }),
     authorData: Type.Optional(
       Type.Object(
-        { name: Type.Optional(Nullable(Text())), email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))), nickname: Type.Optional(Nullable(Text())) },
+        {
+          name: Type.Optional(Nullable(Text())),
+          email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+          nickname: Type.Optional(Nullable(Text())),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -98,10 +102,7 @@ const PoiInput = Type.Object(
     x: Coordinate(),
     y: Coordinate(),
     data: Type.Optional(
-      Type.Object(
-        { urls: Type.Optional(Type.Array(HttpUrl(), { maxItems: 50 })), type: Type.Optional(Nullable(Text())) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ urls: Type.Optional(Type.Array(HttpUrl(), { maxItems: 50 })), type: Type.Optional(Nullable(Text())) }, { additionalProperties: false }),
     ),
   },
   { additionalProperties: false },

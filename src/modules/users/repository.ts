@@ -69,10 +69,10 @@ export const usersRepository = {
   /** Memberships of the given users in this organization only: another organization's stay invisible. */
   async listMemberships(db: Queryable, organizationId: string, userIds: string[]): Promise<MembershipRow[]> {
     if (userIds.length === 0) return [];
-    return db.query<MembershipRow>(
-      `${MEMBERSHIP_SELECT} WHERE m.organization_id = $1 AND m.user_id = ANY($2::uuid[]) ORDER BY m.created_at, m.id`,
-      [organizationId, userIds],
-    );
+    return db.query<MembershipRow>(`${MEMBERSHIP_SELECT} WHERE m.organization_id = $1 AND m.user_id = ANY($2::uuid[]) ORDER BY m.created_at, m.id`, [
+      organizationId,
+      userIds,
+    ]);
   },
 
   async isMember(db: Queryable, organizationId: string, userId: string): Promise<boolean> {

@@ -2,7 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { Description, LIMITS, Nullable } from '../../http/schemas.js';
 
 export const USER_ROLES = ['admin', 'member'] as const;
-const Role = () => Type.Union(USER_ROLES.map((r) => Type.Literal(r)), { description: 'admin or member (complete list)' });
+const Role = () =>
+  Type.Union(
+    USER_ROLES.map((r) => Type.Literal(r)),
+    { description: 'admin or member (complete list)' },
+  );
 
 const MembershipInline = Type.Object({
   id: Type.String(),

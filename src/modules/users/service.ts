@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { registerUniqueMessage } from '../../db/errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
+import { isUuid, iso, newId } from '../../ids.js';
 import { organizationsRepository } from '../organizations/repository.js';
 import { type MembershipRow, type UserRow, usersRepository as repo } from './repository.js';
 import type { CreateUserBody } from './schemas.js';
