@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,6 +15,18 @@ function processAlive(pid: number): boolean {
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// A writer fills its lock file within microseconds of creating it; an unreadable one older than this
+// was left by a process that died in between, and would otherwise need a manual clean-up.
+const HALF_WRITTEN_GRACE_MS = 5_000;
+
+function lockAgeMs(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return 0;
   }
 }
 
@@ -52,12 +64,16 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     let owner: { pid?: number; host?: string; purpose?: string } = {};
+    let unreadable = false;
     try {
       owner = JSON.parse(readFileSync(file, 'utf8'));
     } catch {
       // A half-written lock file: its writer died between create and write, or is writing now.
+      unreadable = true;
     }
-    const stale = typeof owner.pid === 'number' && owner.host === host && !processAlive(owner.pid);
+    const stale =
+      (typeof owner.pid === 'number' && owner.host === host && !processAlive(owner.pid)) ||
+      (unreadable && lockAgeMs(file) > HALF_WRITTEN_GRACE_MS);
     if (stale) {
       rmSync(file, { force: true });
       continue;

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', databaseUrl: undefined, adminToken: undefined, storage: { driver: 'disk' } });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads the documented variables', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@db:5432/app',
+      ADMIN_TOKEN: 'a-very-long-operator-token',
+      PUBLIC_URL: 'https://api.example.com/',
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'b',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', databaseUrl: 'postgres://u@db:5432/app', publicUrl: 'https://api.example.com' });
+    expect(c.storage).toMatchObject({ driver: 's3', bucket: 'b', forcePathStyle: true });
+  });
+
+  // Each invalid setting stops start-up with a message naming the variable.
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ DATABASE_URL: 'mysql://db/app' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ STORAGE_DRIVER: 'floppy' }, 'STORAGE_DRIVER'],
+    [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
+    [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
+    [{ ALLOW_PRIVATE_ASSET_URLS: 'maybe' }, 'ALLOW_PRIVATE_ASSET_URLS'],
+    [{ RATE_LIMIT_KEY_MAX: '0' }, 'RATE_LIMIT_KEY_MAX'],
+    [{ RATE_LIMIT_WINDOW_MS: '1.5' }, 'RATE_LIMIT_WINDOW_MS'],
+  ];
+  it.each(cases)('%j is refused naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}\\b`));
+  });
+});

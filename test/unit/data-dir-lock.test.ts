@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pps-lock-unit-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The pid of a process that has certainly exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+const writeLock = (dir: string, owner: Record<string, unknown>) => writeFileSync(path.join(dir, '.lock'), JSON.stringify(owner));
+
+describe('lockDataDir', () => {
+  it('takes the lock, refuses a second taker, and can be taken again after release', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    expect(JSON.parse(readFileSync(path.join(dir, '.lock'), 'utf8'))).toMatchObject({ pid: process.pid, host: os.hostname(), purpose: 'server' });
+    expect(() => lockDataDir(dir, 'cli')).toThrow(DataDirLockedError);
+    expect(() => lockDataDir(dir, 'cli')).toThrow(/is in use by another process \(pid \d+, server\)/);
+    lock.release();
+    expect(existsSync(path.join(dir, '.lock'))).toBe(false);
+    lockDataDir(dir, 'again').release();
+  });
+
+  it('takes over a lock left by a dead process on this host', () => {
+    const dir = tempDir();
+    const pid = deadPid();
+    writeLock(dir, { pid, host: os.hostname(), purpose: 'server' });
+    const lock = lockDataDir(dir, 'restarted');
+    expect(JSON.parse(readFileSync(path.join(dir, '.lock'), 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('respects a lock of a live process, and one from another host it cannot check', () => {
+    const dir = tempDir();
+    writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'server' });
+    expect(() => lockDataDir(dir, 'second')).toThrow(DataDirLockedError);
+    writeLock(dir, { pid: deadPid(), host: 'some-other-host', purpose: 'server' });
+    expect(() => lockDataDir(dir, 'second')).toThrow(DataDirLockedError);
+  });
+
+  it('treats an unreadable lock as held while fresh, and as abandoned once old', () => {
+    const dir = tempDir();
+    const file = path.join(dir, '.lock');
+    writeFileSync(file, '');
+    expect(() => lockDataDir(dir, 'second')).toThrow(/pid unknown/);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(file, old, old);
+    lockDataDir(dir, 'second').release();
+  });
+
+  it('release never removes a lock another process took over', () => {
+    const dir = tempDir();
+    const lock = lockDataDir(dir, 'server');
+    writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'other' });
+    lock.release();
+    expect(existsSync(path.join(dir, '.lock'))).toBe(true);
+  });
+});
