@@ -172,6 +172,22 @@ describe('Idempotency-Key on creating POSTs', () => {
     }
   });
 
+  it('answers 409 while the first request runs, and lets a retry take over a claim abandoned by a dead process', async () => {
+    const body = { name: `Running ${++n}` };
+    expect((await post('/api/v1/estate', a.key, body, 'key-running')).statusCode).toBe(201);
+    // The state a claim has while its request is in flight.
+    await t.db.query(`UPDATE idempotency_keys SET state = 'running', status_code = NULL, response_body = NULL WHERE idempotency_key = 'key-running'`);
+    const busy = await post('/api/v1/estate', a.key, body, 'key-running');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toMatchObject({ statusCode: 409, error: 'Conflict' });
+    expect(busy.json().message).toContain('still being processed');
+    // Running far longer than any request may: its process is gone, so the retry runs again.
+    await t.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '1 hour' WHERE idempotency_key = 'key-running'`);
+    const retry = await post('/api/v1/estate', a.key, { name: `Running retry ${n}` }, 'key-running');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('lets a key be reused once its record has expired', async () => {
     const body = { name: `Expiry ${++n}` };
     expect((await post('/api/v1/estate', a.key, body, 'key-expiry')).statusCode).toBe(201);
