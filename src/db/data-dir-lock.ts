@@ -22,6 +22,9 @@ function processAlive(pid: number): boolean {
 // was left by a process that died in between, and would otherwise need a manual clean-up.
 const HALF_WRITTEN_GRACE_MS = 5_000;
 
+/** Lock files this process holds: a lock naming our own pid that is not in here is a previous life's. */
+const held = new Set<string>();
+
 function lockAgeMs(file: string): number {
   try {
     return Date.now() - statSync(file).mtimeMs;
@@ -47,11 +50,13 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
       const fd = openSync(file, 'wx', 0o600);
       writeSync(fd, JSON.stringify({ pid: process.pid, host, purpose, since: new Date().toISOString() }));
       closeSync(fd);
+      held.add(file);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
+          held.delete(file);
           try {
             const owner = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number };
             if (owner.pid === process.pid) rmSync(file, { force: true });
@@ -71,7 +76,11 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
       // A half-written lock file: its writer died between create and write, or is writing now.
       unreadable = true;
     }
+    // In a container the restarted server often gets the very pid its killed predecessor had (pid 1),
+    // so "that pid is alive" is only evidence of another owner when it is not our own pid.
+    const ownPidFromEarlierLife = owner.pid === process.pid && owner.host === host && !held.has(file);
     const stale =
+      ownPidFromEarlierLife ||
       (typeof owner.pid === 'number' && owner.host === host && !processAlive(owner.pid)) ||
       (unreadable && lockAgeMs(file) > HALF_WRITTEN_GRACE_MS);
     if (stale) {

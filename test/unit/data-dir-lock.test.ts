@@ -44,6 +44,14 @@ describe('lockDataDir', () => {
     lock.release();
   });
 
+  it('takes over a lock naming its own pid that it does not hold (a restarted container is pid 1 again)', () => {
+    const dir = tempDir();
+    writeLock(dir, { pid: process.pid, host: os.hostname(), purpose: 'server' });
+    const lock = lockDataDir(dir, 'restarted');
+    expect(() => lockDataDir(dir, 'second in this process')).toThrow(DataDirLockedError);
+    lock.release();
+  });
+
   it('respects a lock of a live process, and one from another host it cannot check', () => {
     const dir = tempDir();
     writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'server' });
