@@ -32,6 +32,8 @@ export class S3BlobStore implements BlobStore {
         : {}),
       // The SDK's default CRC trailers (aws-chunked bodies) are not understood by many S3-compatible
       // stores (older MinIO, s3rver, some gateways); checksums only where the API requires them.
+      // A store that stops answering must fail the request, not hold it until the client gives up.
+      requestHandler: { connectionTimeout: 5_000, socketTimeout: 30_000 },
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });

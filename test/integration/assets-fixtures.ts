@@ -172,6 +172,8 @@ export interface Driver {
   name: 'disk' | 's3';
   /** The storage factory for createTestApp. */
   make: (dataDir: string) => ObservedStore;
+  /** Where the bucket itself serves objects (S3 only): the S3_PUBLIC_URL a deployment would set. */
+  bucketUrl?: string;
   /** Every object key in the store, plus leftovers of interrupted writes. */
   listAll: (dataDir: string) => Promise<string[]>;
   stop: () => Promise<void>;
@@ -221,6 +223,7 @@ export async function s3Driver(): Promise<Driver> {
   const stores: S3BlobStore[] = [];
   return {
     name: 's3',
+    bucketUrl: `${endpoint}/assets`,
     make: () => {
       const store = new S3BlobStore(options);
       stores.push(store);

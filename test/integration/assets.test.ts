@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3BlobStore } from '../../src/storage/s3.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createProject } from '../helpers/factories.js';
 import { type Driver, type ObservedStore, csv, diskDriver, dwg, dxf, jpeg, mp4, multipart, pdf, png, s3Driver, svg, zip } from './assets-fixtures.js';
@@ -302,5 +303,38 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
       expect((await t.request({ method: 'GET', url: '/files/..%2F..%2Fetc/passwd' })).statusCode).toBe(404);
       expect((await t.request({ method: 'GET', url: `/files/${b.id}/${asset.id}` })).statusCode).toBe(404);
     });
+  });
+});
+
+describe('S3_PUBLIC_URL', () => {
+  it('points src at the bucket when S3_PUBLIC_URL is set, stored with the sniffed type', async () => {
+    const driver = await s3Driver();
+    const bucketUrl = driver.bucketUrl!;
+    const port = new URL(bucketUrl).port;
+    const direct = new S3BlobStore({
+      bucket: 'assets',
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+      publicBaseUrl: bucketUrl,
+    });
+    const other = await createTestApp({ storage: () => direct });
+    try {
+      const org = await other.createOrg();
+      const { body, headers } = multipart({ filename: 'x.bin', type: 'application/octet-stream', data: png() });
+      const res = await other.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body, headers });
+      expect(res.statusCode).toBe(201);
+      const asset = res.json() as AssetJson;
+      expect(asset.src).toBe(`${bucketUrl}/${org.id}/${asset.id}`);
+      const fromBucket = await fetch(asset.src);
+      expect(fromBucket.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await fromBucket.arrayBuffer()).equals(png())).toBe(true);
+    } finally {
+      await other.close();
+      direct.close();
+      await driver.stop();
+    }
   });
 });
