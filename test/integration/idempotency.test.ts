@@ -108,6 +108,21 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it('releases the key after a 5xx so the retry runs again', async () => {
+    const name = `Fault probe ${++n}`;
+    // A real database fault for this one name: a CHECK violation is not a client error, so it is a 500.
+    await t.db.query(`ALTER TABLE estates ADD CONSTRAINT idem_fault_probe CHECK (name <> '${name}')`);
+    try {
+      const failed = await post('/api/v1/estate', a.key, { name }, 'key-5xx');
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await t.db.query('ALTER TABLE estates DROP CONSTRAINT idem_fault_probe');
+    }
+    const retry = await post('/api/v1/estate', a.key, { name }, 'key-5xx');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('keys the public inquiry submission by client IP and replays its receipt', async () => {
     const { estate } = await createProject(t, a.key);
     const body = { name: 'Prospect', email: 'p@example.com' };
