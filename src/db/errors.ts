@@ -31,6 +31,10 @@ export function mapDatabaseError(err: unknown): AppError | undefined {
     case '22021': // character_not_in_repertoire (NUL in text)
     case '22P05': // untranslatable_character
       return new AppError('unprocessable', 'text fields must not contain NUL characters');
+    case '22007': // invalid_datetime_format
+    case '22008': // datetime_field_overflow
+    case '22009': // invalid_time_zone_displacement_value
+      return new AppError('unprocessable', 'a date-time value is out of range');
     case '22003': // numeric_value_out_of_range
       return new AppError('unprocessable', 'a number is out of range');
     case '40001': // serialization_failure

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.js';
-import { AppError, errorBody } from '../errors.js';
+import { AppError, errorBody, notFound } from '../errors.js';
 import { formatValidationErrors } from './validation.js';
 
 /** Fastify's own error codes for a request it cannot read: all are the client's fault. */
@@ -16,10 +16,26 @@ const BAD_REQUEST_CODES = new Set([
   'FST_ERR_ASYNC_CONSTRAINT',
 ]);
 
-function toAppError(err: FastifyError): AppError | { statusCode: number; message: string } {
+/**
+ * A path id that fails its schema (e.g. longer than any id) names nothing that exists: 404 with the
+ * message a missing row gets, the resource named after the path segment before the parameter.
+ */
+function paramNotFound(err: FastifyError, request: FastifyRequest): AppError {
+  const first = err.validation?.[0];
+  const param = first?.instancePath.replace(/^\//, '') ?? '';
+  const segments = (request.routeOptions.url ?? '').split('/');
+  const at = segments.indexOf(`:${param}`);
+  const noun = at > 0 && !segments[at - 1]!.startsWith(':') ? segments[at - 1]! : 'resource';
+  const singular = noun.replace(/-/g, ' ').replace(/([^s])s$/, '$1');
+  const value = String((request.params as Record<string, unknown> | undefined)?.[param] ?? '');
+  return notFound(singular.charAt(0).toUpperCase() + singular.slice(1), value.length > 64 ? `${value.slice(0, 64)}…` : value);
+}
+
+function toAppError(err: FastifyError, request: FastifyRequest): AppError | { statusCode: number; message: string } {
   if (err instanceof AppError) return err;
   if (err.validation) {
     const part = err.validationContext ?? 'body';
+    if (part === 'params') return paramNotFound(err, request);
     if (part === 'body') {
       const rootTypeError = err.validation.find((v) => v.instancePath === '' && v.keyword === 'type');
       if (rootTypeError) return new AppError('badRequest', 'The request body must be a JSON object');
@@ -45,7 +61,7 @@ function toAppError(err: FastifyError): AppError | { statusCode: number; message
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const mapped = toAppError(err);
+    const mapped = toAppError(err, request);
     const statusCode = mapped.statusCode;
     if (statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: { message: err.message, code: err.code } }, 'request rejected');

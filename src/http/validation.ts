@@ -10,7 +10,35 @@ const bodyAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes:
 const queryAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: true, useDefaults: true }));
 for (const ajv of [bodyAjv, queryAjv]) {
   ajv.addKeyword({ keyword: 'x-ignored' });
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
 }
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * RFC 3339 date-time that both PostgreSQL and JavaScript can hold: ajv-formats alone accepts year 0000,
+ * leap seconds and offsets up to 23:59, which PostgreSQL refuses or rolls into year 10000 (a 5xx).
+ * Years 1000-9999, real calendar days, seconds 00-59, offsets up to 14:59 (the widest in use is 14:00).
+ */
+export function isStorableDateTime(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+  if (day > daysInMonth) return false;
+  if (m[7] !== undefined && (Number(m[7]) > 14 || Number(m[8]) > 59)) return false;
+  const instant = Date.parse(value.replace(' ', 'T'));
+  // The offset can push an edge value out of range (9999-12-31T23:59:59-14:00 is year 10000 in UTC).
+  return instant >= MIN_INSTANT && instant <= MAX_INSTANT;
+}
+
+// PGlite reads timestamps back through the legacy Date parser, which turns year 0001 into 2001; no
+// real-estate date is that old, so the floor is year 1000.
+const MIN_INSTANT = Date.parse('1000-01-01T00:00:00Z');
+const MAX_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;

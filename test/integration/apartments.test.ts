@@ -218,6 +218,14 @@ describe('apartments', () => {
       await expect422(t, target, { description: 'd'.repeat(20_001) }, 'description');
       await expect422(t, target, { wings: 2 }, 'wings');
       await expect422(t, target, { currency: 'dollars' }, 'currency');
+      await expect422(t, target, { virtualTourUrl: 'javascript:alert(1)' }, 'virtualTourUrl');
+      await expect422(t, target, { floorPlanUrls: ['https://ok.example.com/a.png', 'data:text/html,x'] }, 'floorPlanUrls[1]');
+      // Date-times PostgreSQL or JavaScript cannot hold are refused as 422, never a 5xx.
+      for (const value of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:60Z', '9999-12-31T23:59:59-14:00', '2023-02-29T10:00:00Z', '2024-01-01T00:00:00-23:59', '2024-01-01']) {
+        await expect422(t, target, { lastSynchronizedAt: value }, 'lastSynchronizedAt');
+      }
+      const offset = await t.request({ ...target, body: { lastSynchronizedAt: '2024-02-29T23:30:00.5+05:30' } });
+      expect(offset.json().lastSynchronizedAt).toBe('2024-02-29T18:00:00.500Z');
       expectError(await t.request({ ...target, key: readOnly, body: { isPromoted: true } }), 403);
     });
   });

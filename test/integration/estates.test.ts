@@ -78,6 +78,8 @@ describe('estates', () => {
       await expect422(t, target, { name: 'Ok', description: 'd'.repeat(20_001) }, 'description');
       await expect422(t, target, { name: 'Ok', slug: 'Not A Slug' }, 'slug');
       await expect422(t, target, { name: 'Ok', subscriptionStatus: 'GOLD' }, 'subscriptionStatus');
+      await expect422(t, target, { name: 'Ok', photoUrl: 'javascript:alert(1)' }, 'photoUrl');
+      await expect422(t, target, { name: 'Ok', photoUrl: 'data:image/png;base64,AAAA' }, 'photoUrl');
       const both = await t.request({ ...target, body: { name: 1, photoUrl: 2 } });
       const message = expectError(both, 422);
       expect(message).toMatch(/name/);
@@ -110,6 +112,8 @@ describe('estates', () => {
       const e = await createEstate(t, a.key);
       expectError(await t.request({ method: 'GET', url: `/api/v1/estate/${MISSING}`, key: a.key }), 404, `Estate with id ${MISSING} not found`);
       expectError(await t.request({ method: 'GET', url: '/api/v1/estate/not-a-uuid', key: a.key }), 404, 'Estate with id not-a-uuid not found');
+      // Longer than any id: still a 404 naming the estate, not a 400 about the path.
+      expectError(await t.request({ method: 'GET', url: `/api/v1/estate/${'x'.repeat(300)}`, key: a.key }), 404, /^Estate with id x+… not found$/);
       const foreign = await t.request({ method: 'GET', url: `/api/v1/estate/${e.id}`, key: b.key });
       expectError(foreign, 404, `Estate with id ${e.id} not found`);
       expect(foreign.json().error).toBe('Not Found');

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { findNulString, formatValidationErrors } from '../../src/http/validation.js';
+import { findNulString, formatValidationErrors, isStorableDateTime } from '../../src/http/validation.js';
 
 const ajv = new Ajv.default({ allErrors: true, strict: false });
 const schema = {
@@ -55,4 +55,24 @@ describe('findNulString', () => {
     expect(findNulString('\u0000')).toBe('body');
     expect(findNulString({ a: 'fine', n: 1, z: null })).toBeUndefined();
   });
+});
+
+describe('isStorableDateTime', () => {
+  it.each(['2024-02-29T12:00:00Z', '2024-01-01T00:00:00.123456789+05:30', '1000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2024-06-01t10:00:00z'])(
+    'accepts %s',
+    (value) => expect(isStorableDateTime(value)).toBe(true),
+  );
+  it.each([
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '9999-12-31T23:59:59-14:00',
+    '2024-06-30T23:59:60Z',
+    '2023-02-29T00:00:00Z',
+    '2024-04-31T00:00:00Z',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01T00:00:00-23:59',
+    '2024-01-01T00:00:00',
+    '2024-01-01',
+    'yesterday',
+  ])('refuses %s', (value) => expect(isStorableDateTime(value)).toBe(false));
 });

@@ -1,5 +1,6 @@
 import { type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
-import { DateTime, Description, Id, LIMITS, Name, Nullable, Url, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
+import { HttpUrl } from '../estates/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 
 export const APARTMENT_STATUSES = ['ACTIVE', 'BOOKED', 'SOLD', 'HIDDEN'] as const;
@@ -55,7 +56,7 @@ export const PreferredAngle = Type.Object(
   { additionalProperties: false },
 );
 
-const UrlList = () => Type.Array(Url(), { maxItems: 100 });
+const UrlList = () => Type.Array(HttpUrl(), { maxItems: 100 });
 
 const writable = {
   isPromoted: Type.Optional(Type.Boolean()),
@@ -73,11 +74,11 @@ const writable = {
   externalId: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
   lastSynchronizedAt: Type.Optional(Nullable(DateTime())),
   source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
-  virtualTourUrl: Type.Optional(Nullable(Url())),
+  virtualTourUrl: Type.Optional(Nullable(HttpUrl())),
   assetsIds: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'The complete list of asset ids; each must be an asset of the organization' })),
   panoramaId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   preferredAngles: Type.Optional(Type.Array(PreferredAngle, { maxItems: 100 })),
-  externalUrl: Type.Optional(Nullable(Url())),
+  externalUrl: Type.Optional(Nullable(HttpUrl())),
 };
 
 export const APARTMENT_IGNORED = ['id', 'building', 'estateId', 'priceChangeHistory', 'createdAt', 'updatedAt'];

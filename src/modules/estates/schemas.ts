@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Description, LIMITS, Name, Nullable, PageQuery, Url, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, LIMITS, Name, Nullable, PageQuery, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 
 export const SUBSCRIPTION_STATUSES = ['DRAFT', 'ACTIVE', 'SUSPENDED', 'CANCELLED'] as const;
@@ -28,12 +28,19 @@ export const EstateSchema = Type.Object(
   { $id: 'Estate', title: 'Estate' },
 );
 
+/**
+ * A link a public page will render: http(s) only, so a stored `javascript:` or `data:` URL can never
+ * become a script in the viewer.
+ */
+export const HttpUrl = () =>
+  Type.String({ maxLength: LIMITS.url, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', description: 'An http or https URL' });
+
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
 const writable = {
   description: Type.Optional(Nullable(Description())),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: SLUG_PATTERN, description: 'Lowercase ASCII words joined by hyphens; unique' })),
-  photoUrl: Type.Optional(Nullable(Url())),
+  photoUrl: Type.Optional(Nullable(HttpUrl())),
   integrationType: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'Opaque integration identifier' }))),
   // Dashboard-managed: accepted only unchanged (GET-modify-PATCH); a different value is 403.
   isPreview: Type.Optional(Type.Boolean({ description: 'Dashboard-managed' })),
