@@ -27,4 +27,8 @@ export interface BlobStore {
   check(): Promise<void>;
   /** A direct public URL for the object when the store serves it itself; undefined to serve through the service. */
   publicUrl(key: string): string | undefined;
+  /** Every stored object with its last change, for the orphan sweep. */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /** Removes partial writes (temporary files) older than the given time, left by a process that died mid-upload. */
+  purgeTemporary(olderThan: Date): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -64,5 +64,35 @@ export class DiskBlobStore implements BlobStore {
 
   publicUrl(): string | undefined {
     return undefined;
+  }
+
+  async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
+    let entries: string[];
+    try {
+      entries = (await readdir(this.root, { recursive: true })) as string[];
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const relative of entries) {
+      const key = relative.split(path.sep).join('/');
+      if (!SAFE_KEY.test(key)) continue; // .tmp and anything the service did not write
+      const info = await stat(path.join(this.root, relative)).catch(() => undefined);
+      if (info?.isFile()) yield { key, modifiedAt: info.mtime };
+    }
+  }
+
+  async purgeTemporary(olderThan: Date): Promise<number> {
+    const dir = path.join(this.root, '.tmp');
+    let removed = 0;
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const file = path.join(dir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info && info.mtime < olderThan) {
+        await rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 }

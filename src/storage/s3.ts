@@ -1,5 +1,5 @@
 import { type Readable, Transform } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
 
@@ -102,6 +102,20 @@ export class S3BlobStore implements BlobStore {
 
   publicUrl(key: string): string | undefined {
     return this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/${key}` : undefined;
+  }
+
+  async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** Parts of an interrupted multipart upload are never visible objects; a bucket lifecycle rule expires them. */
+  async purgeTemporary(): Promise<number> {
+    return 0;
   }
 
   /** Releases the SDK's sockets (tests, shutdown). */

@@ -163,6 +163,12 @@ export class ObservedStore implements BlobStore {
   publicUrl(key: string) {
     return this.inner.publicUrl(key);
   }
+  list() {
+    return this.inner.list();
+  }
+  purgeTemporary(olderThan: Date) {
+    return this.inner.purgeTemporary(olderThan);
+  }
 }
 
 type S3rverInstance = { run(): Promise<{ port: number }>; close(): Promise<void> };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
+import { AppError } from '../../errors.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
@@ -75,15 +76,22 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
       done(options.wasTruncated?.() ? options.tooLarge() : null);
     },
   });
+  let sourceFailed = false;
   body.on('error', (err) => meter.destroy(err));
-  source.on('error', (err) => meter.destroy(err));
+  source.on('error', (err) => {
+    sourceFailed = true;
+    meter.destroy(err);
+  });
   try {
     await storage.put(key, body.pipe(meter), mimeType);
   } catch (err) {
     body.destroy();
     source.destroy();
     await storage.delete(key).catch(() => undefined);
-    throw err;
+    // Limits and a client that went away are the request's own failure; anything else is the
+    // store failing (disk full or unwritable, S3 down): a 503 the client may retry, never a 500.
+    if (err instanceof AppError || sourceFailed) throw err;
+    throw new AppError('unavailable', 'File storage is unavailable; retry later');
   }
   return { mimeType, sizeBytes: size, sha256: hash.digest('hex') };
 }
