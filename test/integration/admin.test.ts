@@ -49,6 +49,10 @@ describe('admin surface', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/estate', key: ro })).statusCode).toBe(200);
     expectError(await t.request({ method: 'POST', url: '/api/v1/estate', key: ro, body: { name: 'Nope' } }), 403, /write/);
 
+    // Every field is optional, so no body at all means the defaults.
+    const bodiless = await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${org.id}/api-keys`, key: ADMIN_TOKEN });
+    expect(bodiless.statusCode, bodiless.body).toBe(201);
+    expect(bodiless.json()).toMatchObject({ name: 'key', scopes: ['read', 'write'] });
     const defaults = (await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${org.id}/api-keys`, key: ADMIN_TOKEN, body: {} })).json();
     expect(defaults.scopes).toEqual(['read', 'write']);
     const del = await t.request({ method: 'DELETE', url: `/api/v1/admin/api-keys/${defaults.id}`, key: ADMIN_TOKEN });

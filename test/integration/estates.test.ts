@@ -49,6 +49,14 @@ describe('estates', () => {
       expect([first.slug, second.slug, third.slug]).toEqual(['slug-clash', 'slug-clash-2', 'slug-clash-3']);
     });
 
+    it('concurrent creates of one name in many organizations all succeed with distinct slugs', async () => {
+      const orgs = await Promise.all(Array.from({ length: 8 }, (_, i) => t.createOrg(`Racer ${i}`)));
+      const results = await Promise.all(orgs.map((o) => t.request({ method: 'POST', url: '/api/v1/estate', key: o.key, body: { name: 'Parallel Park' } })));
+      expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+      const slugs = results.map((r) => r.json().slug as string).sort();
+      expect(slugs).toEqual(['parallel-park', ...[2, 3, 4, 5, 6, 7, 8].map((n) => `parallel-park-${n}`)].sort());
+    });
+
     it('409 on a duplicate name in the organization, compared trimmed and case-insensitively', async () => {
       await createEstate(t, a.key, { name: 'Riverside' });
       const dup = await t.request({ method: 'POST', url: '/api/v1/estate', key: a.key, body: { name: '  RIVERSIDE ' } });
@@ -222,6 +230,8 @@ describe('estates', () => {
       expect(foreignBuilding.json()).toEqual([]);
       const own = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { organizationId: c.id } });
       expect(own.json()).toHaveLength(5);
+      const ownUpper = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { organizationId: c.id.toUpperCase() } });
+      expect(ownUpper.json()).toHaveLength(5);
     });
 
     it('403 for an organizationId naming another organization', async () => {

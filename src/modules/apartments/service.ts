@@ -141,7 +141,7 @@ export class ApartmentsService {
   }
 
   async list(organizationId: string, query: Static<typeof ListApartmentsQuery>): Promise<{ count: number; items: Apartment[] }> {
-    if (query.organizationId !== undefined && query.organizationId !== organizationId) {
+    if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
       throw forbidden('organizationId names another organization; a key only lists its own apartments');
     }
     if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {

@@ -44,6 +44,9 @@ const COLUMNS: ColumnMap<EstateFields> = {
   manuallyActivatedById: { column: 'manually_activated_by_id' },
 };
 
+// The first key of the two-key advisory lock; any constant that no other lock in the service uses.
+const SLUG_LOCK_NAMESPACE = 724_311_902;
+
 export const estatesRepository = {
   async insert(db: Queryable, row: { id: string; organizationId: string; name: string; slug: string } & EstateFields): Promise<EstateRow> {
     const rows = await db.query<EstateRow>(
@@ -75,6 +78,14 @@ export const estatesRepository = {
       'SELECT * FROM estates WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3',
       [organizationId, opts.offset, opts.limit],
     );
+  },
+
+  /**
+   * Serialises slug generation for one base slug until the transaction ends: two estates named alike
+   * (in any organizations) would otherwise both pick the same free suffix and one would fail.
+   */
+  async lockSlugBase(db: Queryable, base: string): Promise<void> {
+    await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SLUG_LOCK_NAMESPACE, base]);
   },
 
   async slugsLike(db: Queryable, base: string): Promise<string[]> {

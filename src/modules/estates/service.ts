@@ -66,6 +66,7 @@ export class EstatesService {
 
   private async freeSlug(db: Queryable, name: string): Promise<string> {
     const base = slugify(name);
+    await repo.lockSlugBase(db, base);
     const taken = new Set(await repo.slugsLike(db, base));
     if (!taken.has(base)) return base;
     for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -141,7 +142,7 @@ export class EstatesService {
   }
 
   async list(organizationId: string, query: { organizationId?: string; buildingId?: string; offset?: number; limit?: number }): Promise<Estate[]> {
-    if (query.organizationId !== undefined && query.organizationId !== organizationId) {
+    if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
       throw forbidden('organizationId names another organization; a key only lists its own estates');
     }
     if (query.buildingId !== undefined && !isUuid(query.buildingId)) return [];

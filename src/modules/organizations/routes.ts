@@ -34,7 +34,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/admin/organizations/:id/api-keys',
-    { config, schema: { tags, summary: 'Issue another API key', security, params: IdParams, body: IssueKeyBody, response: { 201: IssuedKeySchema, ...errors() } } },
+    {
+      config,
+      schema: { tags, summary: 'Issue another API key (the body is optional)', security, params: IdParams, body: IssueKeyBody, response: { 201: IssuedKeySchema, ...errors() } },
+      // Every field is optional, so a bodiless POST means "defaults", not a malformed request.
+      preValidation: async (request) => {
+        if (request.body === undefined) request.body = {};
+      },
+    },
     async (request, reply) => reply.code(201).send(await organizations.issueKey(request.params.id, request.body ?? {})),
   );
 
