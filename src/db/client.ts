@@ -80,7 +80,12 @@ class PostgresDatabase implements Database {
     await this.pool.query(sql);
   }
 
+  private closed = false;
+
+  /** Idempotent, as PGlite's is: shutdown paths may close twice. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 }

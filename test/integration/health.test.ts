@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from '../helpers/app.js';
+
+describe('health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('GET /health answers without credentials', async () => {
+    const res = await t.request({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /health/ready checks the database and storage', async () => {
+    const res = await t.request({ method: 'GET', url: '/health/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok' } });
+  });
+
+  it('GET /health/ready is 503 once the database is gone, while /health still answers', async () => {
+    const own = await createTestApp();
+    try {
+      await own.db.close();
+      const res = await own.request({ method: 'GET', url: '/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', storage: 'ok' } });
+      expect((await own.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+});
