@@ -65,8 +65,9 @@ export interface ServerChild {
 }
 
 /** Starts `src/server.ts` as its own process; call ready() before sending traffic. */
-export function startServerChild(env: NodeJS.ProcessEnv, port: number): ServerChild {
-  const child = spawnTs('src/server.ts', [], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+export function startServerChild(env: NodeJS.ProcessEnv, port: number, entry: [string, ...string[]] = ['src/server.ts']): ServerChild {
+  const [file, ...args] = entry;
+  const child = spawnTs(file, args, { ...env, PORT: String(port), HOST: '127.0.0.1' });
   let text = '';
   const waiters = new Set<() => void>();
   const exited = finished(child);

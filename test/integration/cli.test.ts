@@ -7,7 +7,7 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { lockDataDir } from '../../src/db/data-dir-lock.js';
 import { OrganizationsService } from '../../src/modules/organizations/service.js';
 import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { childEnv, runCli } from '../helpers/processes.js';
+import { childEnv, freePort, runCli, startServerChild, waitReady } from '../helpers/processes.js';
 
 /**
  * The operator CLI as a child process, on the engine this run targets: the embedded database under a
@@ -104,6 +104,19 @@ describe(`estate-publisher CLI on ${TEST_DATABASE}`, () => {
     const badConfig = await runCli(['list-orgs'], { ...env, PORT: 'eighty' });
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toMatch(/PORT/);
+  }, 120_000);
+
+  it('serve starts the HTTP server on the same database; SIGTERM stops it with exit 0', async () => {
+    const server = startServerChild({ ...env, ADMIN_TOKEN: 'cli-serve-operator-token' }, await freePort(), ['src/cli/index.ts', 'serve']);
+    try {
+      await waitReady(server);
+      const res = await fetch(`${server.url}/api/v1/estate`, { headers: { authorization: `Bearer ${firstKey}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    const end = await server.exited;
+    expect(end.code, end.stderr).toBe(0);
   }, 120_000);
 
   // DATA_DIR guards the embedded database only, so this runs on PGlite whatever the run targets.
