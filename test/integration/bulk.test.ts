@@ -78,6 +78,16 @@ describe('POST /api/v1/apartment/bulk', () => {
     await expect422(t, { method: 'POST', url: '/api/v1/apartment/bulk', key: a.key }, { buildingId, apartments: items(5001, 'Over') }, 'apartments');
   });
 
+  it('accepts bodies over 1 MB up to 8 MB; larger is 413', async () => {
+    const target = await freshBuilding();
+    const big = items(5000).map((a) => ({ ...a, description: 'd'.repeat(300) }));
+    const ok = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments: big } });
+    expect(ok.statusCode, ok.body.slice(0, 300)).toBe(201);
+    const huge = items(10).map((x) => ({ ...x, description: 'd'.repeat(19_000) }));
+    const body = { buildingId: target, apartments: Array.from({ length: 460 }, (_, i) => ({ ...huge[i % 10]!, name: `Huge ${i}` })) };
+    expectError(await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body }), 413);
+  });
+
   it('400/422 for bad bodies', async () => {
     const target = { method: 'POST' as const, url: '/api/v1/apartment/bulk', key: a.key };
     await expectUnreadableBodies(t, target);

@@ -86,6 +86,8 @@ describe('estates', () => {
       await expect422(t, target, { name: 'Ok', description: 'd'.repeat(20_001) }, 'description');
       await expect422(t, target, { name: 'Ok', slug: 'Not A Slug' }, 'slug');
       await expect422(t, target, { name: 'Ok', subscriptionStatus: 'GOLD' }, 'subscriptionStatus');
+      await expect422(t, target, { name: 'Nul\u0000byte' }, 'name');
+      expectError(await t.request({ ...target, body: { name: 'Big', description: 'x'.repeat(1_100_000) } }), 413);
       await expect422(t, target, { name: 'Ok', photoUrl: 'javascript:alert(1)' }, 'photoUrl');
       await expect422(t, target, { name: 'Ok', photoUrl: 'data:image/png;base64,AAAA' }, 'photoUrl');
       const both = await t.request({ ...target, body: { name: 1, photoUrl: 2 } });
