@@ -83,7 +83,17 @@ describe(`server process on ${TEST_DATABASE}`, () => {
         }
       }
     };
+    // A 5,000-apartment bulk call runs alongside into a building of its own; the kill may land before,
+    // during or after its transaction, and whichever it is the building must hold all 5,000 or none.
+    const bulkEstate = await post(`${first.url}/api/v1/estate`, key, { name: 'Bulk Estate' });
+    const bulkBuilding = (await post(`${first.url}/api/v1/building`, key, { name: 'Bulk Building', estateId: bulkEstate.body.id })).body.id as string;
+    const apartments = Array.from({ length: 5000 }, (_, i) => ({ name: `Bulk ${i}`, apartmentData: { area: 50, rooms: 2 } }));
+    const bulk = post(`${first.url}/api/v1/apartment/bulk`, key, { buildingId: bulkBuilding, apartments }).then(
+      (r) => r.status,
+      () => 'connection lost',
+    );
     await Promise.all([writer(), writer(), writer(), writer()]);
+    const bulkOutcome = await bulk;
     const end = await first.exited;
     expect(end.signal).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(60);
@@ -99,6 +109,10 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     expect(missing).toEqual([]);
     const list = (await (await fetch(`${second.url}/api/v1/apartment?buildingId=${buildingId}`, { headers: json(key) })).json()) as { count: number };
     expect(list.count).toBeGreaterThanOrEqual(acknowledged.length);
+    const bulkCount = ((await (await fetch(`${second.url}/api/v1/apartment?buildingId=${bulkBuilding}&limit=1`, { headers: json(key) })).json()) as { count: number })
+      .count;
+    expect([0, 5000]).toContain(bulkCount);
+    if (bulkOutcome === 201) expect(bulkCount).toBe(5000);
     // It takes writes again.
     expect((await post(`${second.url}/api/v1/apartment`, key, { name: 'After restart', buildingId })).status).toBe(201);
 
