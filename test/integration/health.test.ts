@@ -28,6 +28,13 @@ describe('health', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable', storage: 'ok' } });
       expect((await own.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      // Any other route answers a 5xx in the one error shape, with nothing of the fault in it.
+      const org = '01890000-0000-7000-8000-00000000000f';
+      const failed = await own.request({ method: 'GET', url: `/api/v1/estate/${org}`, key: 'epk_some-key-that-needs-the-database' });
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+      const body = failed.json();
+      expect(Object.keys(body).sort()).toEqual(['error', 'message', 'statusCode']);
+      expect(body.message).not.toMatch(/pglite|pool|closed|sql|\bat\b|\.ts|\.js/i);
     } finally {
       await own.close();
     }
