@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { compact, type SiblingSet } from './ordering.js';
+import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
 
 interface Removed {
@@ -49,5 +50,10 @@ export async function detachAssetFromAddons(tx: Queryable, organizationId: strin
   );
   for (const r of logos) touched.set(`${r.estate_id}:map`, { estateId: r.estate_id, kind: 'map' });
 
-  for (const { estateId, kind } of touched.values()) await touchAddon(tx, organizationId, estateId, kind);
+  for (const { estateId, kind } of touched.values()) {
+    await touchAddon(tx, organizationId, estateId, kind);
+    // Before commit: the caller owns the transaction. On PGlite no read can run until it ends; on
+    // PostgreSQL the notification sent by touchAddon invalidates again at commit.
+    invalidateAddon(kind, estateId);
+  }
 }

@@ -9,11 +9,6 @@ import { type AddonKind, findAddonState } from './state.js';
 export const PUBLIC_MAX_AGE_SECONDS = 30;
 const CACHE_ENTRIES = 2_000;
 
-export interface AddonDocument {
-  enabled: boolean;
-  version: number;
-}
-
 /** Builds one add-on's document in a fixed number of statements, with the version read in the same snapshot. */
 export interface AddonReader<D extends { enabled: boolean }> {
   kind: AddonKind;
@@ -23,30 +18,86 @@ export interface AddonReader<D extends { enabled: boolean }> {
 }
 
 interface Entry {
+  generation: number;
+  version: number;
+  organizationId: string;
   body: string;
   etag: string;
 }
 
+const caches = new Set<PublicDocumentCache>();
+
 /**
- * Serialized anonymous documents keyed by add-on version. Every read still asks the database for the
- * current version (one indexed lookup), so a write on any instance is visible to the next read here;
- * the cache only saves rebuilding and re-serialising an unchanged document.
+ * Drops the cached public document of one add-on in every cache of this process. Called after an
+ * add-on write commits (and inside asset deletion); other instances learn of the change through
+ * the `addon_changed` notification the write sends (see listener.ts).
+ */
+export function invalidateAddon(kind: AddonKind, estateId: string): void {
+  for (const cache of caches) cache.invalidate(`${kind}:${estateId}`);
+}
+
+/**
+ * Serialized anonymous documents. Two modes:
+ * - trusted: every change reaches this process as an invalidation (PGlite, where the DATA_DIR lock
+ *   makes this the only writer; PostgreSQL while the LISTEN connection is up). A hit costs no query.
+ * - verify: each read asks the database for the add-on version (one indexed lookup) and reuses the
+ *   cached bytes only when the version matches, so a write on any instance is seen at once.
  */
 export class PublicDocumentCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly generations = new Map<string, number>();
+  private trusted: boolean;
 
-  get(key: string): Entry | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+  constructor(trusted: boolean) {
+    this.trusted = trusted;
+    caches.add(this);
   }
 
-  set(key: string, entry: Entry): void {
+  setTrusted(trusted: boolean): void {
+    // Anything cached while notifications may have been missed is suspect.
+    if (trusted !== this.trusted) this.clear();
+    this.trusted = trusted;
+  }
+
+  get isTrusted(): boolean {
+    return this.trusted;
+  }
+
+  generation(key: string): number {
+    return this.generations.get(key) ?? 0;
+  }
+
+  invalidate(key: string): void {
+    this.generations.set(key, this.generation(key) + 1);
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    for (const key of this.entries.keys()) this.invalidate(key);
+  }
+
+  /** A trusted hit: valid without asking the database. */
+  hit(key: string): Entry | undefined {
+    if (!this.trusted) return undefined;
+    const entry = this.entries.get(key);
+    return entry && entry.generation === this.generation(key) ? entry : undefined;
+  }
+
+  /** The entry for a version the database just confirmed (verify mode). */
+  atVersion(key: string, version: number): Entry | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.version === version ? entry : undefined;
+  }
+
+  /** Stores an entry built under `generation`; an invalidation since then makes it a miss at once. */
+  store(key: string, entry: Entry): void {
+    this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  dispose(): void {
+    caches.delete(this);
   }
 }
 
@@ -56,6 +107,14 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function sendPublic(request: FastifyRequest, reply: FastifyReply, entry: Entry) {
+  reply.header('vary', 'authorization');
+  reply.header('cache-control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  reply.header('etag', entry.etag);
+  if (matches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(entry.body);
 }
 
 /**
@@ -71,16 +130,20 @@ export async function serveAddon<D extends { enabled: boolean }>(
   reply: FastifyReply,
   estateId: string,
 ): Promise<unknown> {
+  const key = `${reader.kind}:${estateId.toLowerCase()}`;
+  const hit = cache.hit(key);
+  if (hit && request.auth?.organizationId !== hit.organizationId) return sendPublic(request, reply, hit);
+
+  const generation = cache.generation(key);
   const state = isUuid(estateId) ? await findAddonState(db, estateId, reader.kind) : undefined;
   if (!state) throw notFound('Estate', estateId);
-  reply.header('vary', 'authorization');
   if (request.auth?.organizationId === state.organizationId) {
+    reply.header('vary', 'authorization');
     reply.header('cache-control', 'private, no-store');
     return (await reader.build(db, state.organizationId, estateId)).doc;
   }
 
-  const key = (version: number, enabled: boolean) => `${reader.kind}:${estateId}:${version}:${enabled}`;
-  let entry = cache.get(key(state.version, state.enabled));
+  let entry = cache.atVersion(key, state.version);
   if (!entry) {
     let doc = reader.empty();
     let version = state.version;
@@ -90,11 +153,8 @@ export async function serveAddon<D extends { enabled: boolean }>(
       if (built.doc.enabled) doc = built.doc;
     }
     const body = reply.serialize(doc) as string;
-    entry = { body, etag: etagOf(body) };
-    cache.set(key(version, doc.enabled), entry);
-  }
-  reply.header('cache-control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
-  reply.header('etag', entry.etag);
-  if (matches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(entry.body);
+    entry = { generation, version, organizationId: state.organizationId, body, etag: etagOf(body) };
+  } else entry = { ...entry, generation };
+  cache.store(key, entry);
+  return sendPublic(request, reply, entry);
 }

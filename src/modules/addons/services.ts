@@ -14,6 +14,8 @@ export function createAddonServices(deps: { db: Database; config: Readonly<Confi
     gallery: new GalleryService(deps.db, deps.config, deps.storage),
     map: new MapService(deps.db, deps.config, deps.storage),
     downloads: new DownloadsService(deps.db, deps.config, deps.storage),
-    publicCache: new PublicDocumentCache(),
+    // PGlite: this process is the only writer (DATA_DIR lock), so local invalidation is complete.
+    // PostgreSQL: trusted only while the LISTEN connection is up (see listener.ts).
+    publicCache: new PublicDocumentCache(deps.db.kind === 'pglite'),
   };
 }

@@ -13,7 +13,12 @@ export async function touchAddon(db: Queryable, organizationId: string, estateId
        SET enabled = coalesce($4::boolean, addon_states.enabled), version = addon_states.version + 1, updated_at = now()`,
     [organizationId, estateId, kind, enabled ?? null],
   );
+  // Delivered at commit (never for a rolled-back write) to every instance's listener.
+  await db.query('SELECT pg_notify($1, $2)', [ADDON_CHANNEL, `${kind}:${estateId.toLowerCase()}`]);
 }
+
+/** NOTIFY channel of add-on changes; payload `<kind>:<estateId>`. */
+export const ADDON_CHANNEL = 'addon_changed';
 
 export interface PublicAddonState {
   organizationId: string;

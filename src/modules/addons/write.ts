@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { AppError, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
+import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
 
 /**
@@ -17,11 +18,13 @@ export function addonWrite<T>(
   fn: (tx: Queryable) => Promise<T>,
   enabled?: boolean,
 ): Promise<T> {
-  return db.transaction(async (tx) => {
+  const result = db.transaction(async (tx) => {
     await requireEstate(tx, organizationId, estateId, true);
     await touchAddon(tx, organizationId, estateId, kind, enabled);
     return fn(tx);
   });
+  // After commit, before the response: the writer's next read is never served the old document.
+  return result.finally(() => invalidateAddon(kind, estateId.toLowerCase()));
 }
 
 type ChildTable = 'investment_sections' | 'investment_files' | 'gallery_sections' | 'gallery_items' | 'map_pois' | 'downloads_groups' | 'downloads_items';

@@ -1,0 +1,170 @@
+/**
+ * Anonymous `GET /api/v1/estates/{id}/gallery` (3 sections x 20 items) on the real server against a
+ * bare Fastify route serving the same bytes, in the same run: alternating autocannon runs, medians.
+ *
+ *   npm run bench:gallery                                   # PGlite, then PostgreSQL (fresh database)
+ *   npm run bench:gallery -- --engines pglite --runs 5 --duration 10 --connections 10
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { projectRoot } from '../src/paths.js';
+import { createTestDatabaseUrl } from '../test/helpers/database.js';
+
+interface CannonResult {
+  requests: { average: number };
+  latency: { p99: number; average: number };
+  non2xx: number;
+  errors: number;
+}
+// Loaded through require: autocannon ships no type declarations.
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
+
+const { values: args } = parseArgs({
+  options: {
+    engines: { type: 'string', default: 'pglite,postgres' },
+    runs: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const RUNS = Number(args.runs);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const ADMIN_TOKEN = 'bench-operator-token-0123456789';
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082', 'hex');
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { child, base };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server ${args.join(' ')} did not start`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function must(base: string, method: string, url: string, key: string, body?: unknown) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** One organization, one estate, 60 uploaded images in 3 gallery sections of 20; returns the read path. */
+async function seed(base: string): Promise<string> {
+  const { apiKey: key } = await must(base, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Bench Org' });
+  const estate = await must(base, 'POST', '/api/v1/estate', key, { name: 'Bench Estate' });
+  const g = `/api/v1/estates/${estate.id}/gallery`;
+  await must(base, 'PUT', g, key, { enabled: true });
+  for (let s = 0; s < 3; s++) {
+    const section = await must(base, 'POST', `${g}/sections`, key, { title: `Section ${s + 1}`, description: 'Views from the terrace' });
+    for (let i = 0; i < 20; i++) {
+      const form = new FormData();
+      form.append('file', new Blob([PNG], { type: 'image/png' }), `photo-${s}-${i}.png`);
+      const res = await fetch(`${base}/api/v1/asset/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      if (res.status !== 201) throw new Error(`upload -> ${res.status} ${await res.text()}`);
+      const asset = (await res.json()) as { id: string };
+      await must(base, 'POST', `${g}/items`, key, { assetId: asset.id, caption: `Photo ${i + 1}`, sectionId: section.id });
+    }
+  }
+  return g;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+async function cannon(url: string): Promise<CannonResult> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}
+
+async function benchEngine(engine: 'pglite' | 'postgres') {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-gallery-'));
+  const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_ANONYMOUS_MAX: '100000000', RATE_LIMIT_KEY_MAX: '100000000' };
+  if (pg) env.DATABASE_URL = pg.url;
+  const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
+  let bare: { child: ChildProcess; base: string } | undefined;
+  try {
+    const read = await seed(app.base);
+    const res = await fetch(app.base + read);
+    const body = await res.text();
+    const parsed = JSON.parse(body) as { sections: Array<{ items: unknown[] }> };
+    if (parsed.sections.length !== 3 || parsed.sections.some((s) => s.items.length !== 20)) throw new Error('seed did not produce 3 x 20 items');
+    const bodyFile = path.join(dataDir, 'gallery.json');
+    await writeFile(bodyFile, body);
+    bare = await spawnServer(['--import', 'tsx', path.join(projectRoot, 'bench/gallery-bare-server.ts')], { BODY_FILE: bodyFile, BODY_ETAG: res.headers.get('etag') ?? '"x"' });
+    const bareBody = await (await fetch(bare.base + read)).text();
+    if (bareBody !== body) throw new Error('the bare route does not answer the same bytes');
+
+    await cannon(app.base + read); // warm-up: JIT, pool, document cache
+    await cannon(bare.base + read);
+    const appRuns: CannonResult[] = [];
+    const bareRuns: CannonResult[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      appRuns.push(await cannon(app.base + read));
+      bareRuns.push(await cannon(bare.base + read));
+    }
+    const summary = {
+      engine,
+      bodyBytes: Buffer.byteLength(body),
+      appReqPerSec: Math.round(median(appRuns.map((r) => r.requests.average))),
+      bareReqPerSec: Math.round(median(bareRuns.map((r) => r.requests.average))),
+      appP99Ms: median(appRuns.map((r) => r.latency.p99)),
+      bareP99Ms: median(bareRuns.map((r) => r.latency.p99)),
+      runs: RUNS,
+      durationS: DURATION,
+      connections: CONNECTIONS,
+    };
+    const ratio = summary.appReqPerSec / summary.bareReqPerSec;
+    const p99Ratio = summary.appP99Ms / Math.max(summary.bareP99Ms, 1);
+    process.stdout.write(
+      `${JSON.stringify({ ...summary, ratio: Number(ratio.toFixed(3)), p99Ratio: Number(p99Ratio.toFixed(2)), appRuns: appRuns.map((r) => Math.round(r.requests.average)), bareRuns: bareRuns.map((r) => Math.round(r.requests.average)) })}\n`,
+    );
+    process.stdout.write(`${engine}: ${ratio >= 0.6 ? 'meets' : 'MISSES'} the 60% throughput target; p99 ${p99Ratio <= 2 ? 'within' : 'OUTSIDE'} 2x\n`);
+  } finally {
+    if (bare) await stop(bare.child);
+    await stop(app.child);
+    await pg?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+for (const engine of args.engines.split(',').map((e) => e.trim())) {
+  if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`unknown engine ${engine}`);
+  await benchEngine(engine);
+}
