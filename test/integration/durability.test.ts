@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,6 +152,29 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     expect(JSON.parse(answer.text)).toMatchObject({ name: 'In flight', buildingId });
     const end = await server.exited;
     expect(end.code, end.stderr).toBe(0);
+  }, 300_000);
+
+  it('refuses to start on invalid configuration, naming the variable; a busy port exits non-zero and frees DATA_DIR', async () => {
+    const badConfig = startServerChild({ ...env, STORAGE_DRIVER: 'floppy' }, await freePort());
+    started.push(badConfig);
+    const bad = await badConfig.exited;
+    expect(bad.code).toBe(1);
+    expect(badConfig.output()).toMatch(/STORAGE_DRIVER must be/);
+
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'pps-busy-'));
+    const blocker = net.createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
+    try {
+      const busy = startServerChild(childEnv({ DATA_DIR: ownDir, LOG_LEVEL: 'info' }), port);
+      started.push(busy);
+      const end = await busy.exited;
+      expect(end.code).toBe(1);
+      expect(busy.output()).toMatch(/EADDRINUSE/);
+      expect(existsSync(path.join(ownDir, '.lock'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+      await rm(ownDir, { recursive: true, force: true });
+    }
   }, 300_000);
 
   // DATA_DIR guards the embedded database: a second server on it must refuse. On PostgreSQL runs the
