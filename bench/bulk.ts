@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 /**
  * `POST /api/v1/apartment/bulk` with 5,000 apartments through the whole app (auth, validation, service,
  * one transaction) against the floor: the same 5,000 rows written by the repository's single
@@ -7,7 +8,6 @@
  *   TEST_DATABASE=postgres npx tsx bench/bulk.ts --runs 7  # a fresh PostgreSQL database
  */
 import { parseArgs } from 'node:util';
-import { performance } from 'node:perf_hooks';
 import { newId } from '../src/ids.js';
 import { APARTMENT_DEFAULTS, apartmentsRepository } from '../src/modules/apartments/repository.js';
 import { createTestApp } from '../test/helpers/app.js';
@@ -40,7 +40,12 @@ async function bench(engine: string): Promise<void> {
       const direct = await createBuilding(t, org.key, estate.id);
       const body = JSON.stringify({ buildingId: viaApi.id, apartments: Array.from({ length: N }, (_, i) => item(i)) });
       let start = performance.now();
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/apartment/bulk', payload: body, headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/apartment/bulk',
+        payload: body,
+        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+      });
       const apiMs = performance.now() - start;
       if (res.statusCode !== 201) throw new Error(`bulk failed: ${res.statusCode} ${res.body.slice(0, 200)}`);
       const rows = Array.from({ length: N }, (_, i) => ({

@@ -1,8 +1,8 @@
+import path from 'node:path';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { type DataDirLock, lockDataDir } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
-import path from 'node:path';
 
 export interface Runtime {
   db: Database;

@@ -34,8 +34,7 @@ class PgliteDatabase implements Database {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
       fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) =>
-          (await tx.query<R>(sql, params as unknown[])).rows,
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
       }),
     );
   }
@@ -63,8 +62,7 @@ class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) =>
-          (await client.query(sql, params as unknown[])).rows as R[],
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
       });
       await client.query('COMMIT');
       return result;

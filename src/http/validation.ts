@@ -109,7 +109,7 @@ export function findNulString(value: unknown, at = '', depth = 0): string | unde
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return at ? `${at}.${k.replace(/\u0000/g, '\\0')}` : k.replace(/\u0000/g, '\\0');
+      if (k.includes('\u0000')) return at ? `${at}.${k.replaceAll('\u0000', '\\0')}` : k.replaceAll('\u0000', '\\0');
       const found = findNulString(v, at ? `${at}.${k}` : k, depth + 1);
       if (found) return found;
     }

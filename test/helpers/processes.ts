@@ -6,14 +6,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** The environment of a child process: the test's own settings, never the developer's DATABASE_URL by accident. */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
-  delete env.DATABASE_URL;
-  delete env.PORT;
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  return env;
+  const merged: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, PORT: undefined, LOG_LEVEL: 'silent', ...extra };
+  return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 export interface Finished {
@@ -31,8 +25,12 @@ export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): 
 export function finished(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
@@ -109,7 +107,9 @@ export function startServerChild(env: NodeJS.ProcessEnv, port: number, entry: [s
 export async function waitReady(server: ServerChild, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitedEarly = false;
-  void server.exited.then(() => (exitedEarly = true));
+  void server.exited.then(() => {
+    exitedEarly = true;
+  });
   while (Date.now() < deadline) {
     if (exitedEarly) throw new Error(`server exited before it was ready:\n${server.output()}`);
     try {

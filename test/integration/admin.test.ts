@@ -13,7 +13,12 @@ describe('admin surface', () => {
   afterAll(async () => t?.close());
 
   it('POST /admin/organizations returns the organization and a working read+write key', async () => {
-    const res = await t.request({ method: 'POST', url: '/api/v1/admin/organizations', key: ADMIN_TOKEN, body: { name: ' Acme Homes ', featureFlags: ['estates'] } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/v1/admin/organizations',
+      key: ADMIN_TOKEN,
+      body: { name: ' Acme Homes ', featureFlags: ['estates'] },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const { organization, apiKey } = res.json();
     expect(organization).toMatchObject({ name: 'Acme Homes', featureFlags: ['estates'], id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -42,7 +47,12 @@ describe('admin surface', () => {
 
   it('issues keys with scopes; a read-only key reads but cannot write; revoked keys answer 401', async () => {
     const org = await t.createOrg('Keys');
-    const res = await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${org.id}/api-keys`, key: ADMIN_TOKEN, body: { name: 'reporting', scopes: ['read'] } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/v1/admin/organizations/${org.id}/api-keys`,
+      key: ADMIN_TOKEN,
+      body: { name: 'reporting', scopes: ['read'] },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ name: 'reporting', scopes: ['read'], apiKey: expect.stringMatching(/^epk_/) });
     const ro = res.json().apiKey as string;
@@ -64,7 +74,11 @@ describe('admin surface', () => {
   });
 
   it('404 for keys of an unknown organization and for revoking an unknown key', async () => {
-    expectError(await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${MISSING}/api-keys`, key: ADMIN_TOKEN, body: {} }), 404, `Organization with id ${MISSING} not found`);
+    expectError(
+      await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${MISSING}/api-keys`, key: ADMIN_TOKEN, body: {} }),
+      404,
+      `Organization with id ${MISSING} not found`,
+    );
     expectError(await t.request({ method: 'POST', url: '/api/v1/admin/organizations/nope/api-keys', key: ADMIN_TOKEN, body: {} }), 404);
     expectError(await t.request({ method: 'DELETE', url: `/api/v1/admin/api-keys/${MISSING}`, key: ADMIN_TOKEN }), 404);
   });
@@ -83,13 +97,27 @@ describe('admin surface', () => {
   it('PATCH /admin/estates/{id} sets dashboard-managed fields of any organization', async () => {
     const org = await t.createOrg('Dashboard');
     const estate = await createEstate(t, org.key);
-    const res = await t.request({ method: 'PATCH', url: `/api/v1/admin/estates/${estate.id}`, key: ADMIN_TOKEN, body: { subscriptionStatus: 'SUSPENDED', isPreview: true } });
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/admin/estates/${estate.id}`,
+      key: ADMIN_TOKEN,
+      body: { subscriptionStatus: 'SUSPENDED', isPreview: true },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: estate.id, subscriptionStatus: 'SUSPENDED', isPreview: true });
     expect((await t.request({ method: 'GET', url: `/api/v1/estate/${estate.id}`, key: org.key })).json().subscriptionStatus).toBe('SUSPENDED');
-    await expect422(t, { method: 'PATCH', url: `/api/v1/admin/estates/${estate.id}`, key: ADMIN_TOKEN }, { subscriptionStatus: 'PLATINUM' }, 'subscriptionStatus');
+    await expect422(
+      t,
+      { method: 'PATCH', url: `/api/v1/admin/estates/${estate.id}`, key: ADMIN_TOKEN },
+      { subscriptionStatus: 'PLATINUM' },
+      'subscriptionStatus',
+    );
     await expect422(t, { method: 'PATCH', url: `/api/v1/admin/estates/${estate.id}`, key: ADMIN_TOKEN }, { name: 'rename' }, 'name');
-    expectError(await t.request({ method: 'PATCH', url: `/api/v1/admin/estates/${MISSING}`, key: ADMIN_TOKEN, body: { isPreview: false } }), 404, `Estate with id ${MISSING} not found`);
+    expectError(
+      await t.request({ method: 'PATCH', url: `/api/v1/admin/estates/${MISSING}`, key: ADMIN_TOKEN, body: { isPreview: false } }),
+      404,
+      `Estate with id ${MISSING} not found`,
+    );
   });
 
   it('no token or a wrong token is 401; an organization key is 403', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { expect422, expectError, expectUnreadableBodies } from '../helpers/bad-input.js';
 import { createApartment, createBuilding, createEstate } from '../helpers/factories.js';
-import { newId } from '../../src/ids.js';
 
 const MISSING = '01890000-0000-7000-8000-000000000002';
 
@@ -112,10 +112,22 @@ describe('apartments', () => {
     });
 
     it('404 for a missing or foreign building and for assets that are not the organization’s', async () => {
-      expectError(await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'X', buildingId: MISSING } }), 404, `Building with id ${MISSING} not found`);
-      expectError(await t.request({ method: 'POST', url: '/api/v1/apartment', key: b.key, body: { name: 'X', buildingId } }), 404, `Building with id ${buildingId} not found`);
+      expectError(
+        await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'X', buildingId: MISSING } }),
+        404,
+        `Building with id ${MISSING} not found`,
+      );
+      expectError(
+        await t.request({ method: 'POST', url: '/api/v1/apartment', key: b.key, body: { name: 'X', buildingId } }),
+        404,
+        `Building with id ${buildingId} not found`,
+      );
       const foreignAsset = await seedAsset(t, b.id);
-      expectError(await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'X', buildingId, assetsIds: [foreignAsset] } }), 404, /Asset/);
+      expectError(
+        await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'X', buildingId, assetsIds: [foreignAsset] } }),
+        404,
+        /Asset/,
+      );
     });
 
     it('400/422 for bad bodies, naming the field', async () => {
@@ -221,7 +233,14 @@ describe('apartments', () => {
       await expect422(t, target, { virtualTourUrl: 'javascript:alert(1)' }, 'virtualTourUrl');
       await expect422(t, target, { floorPlanUrls: ['https://ok.example.com/a.png', 'data:text/html,x'] }, 'floorPlanUrls[1]');
       // Date-times PostgreSQL or JavaScript cannot hold are refused as 422, never a 5xx.
-      for (const value of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:60Z', '9999-12-31T23:59:59-14:00', '2023-02-29T10:00:00Z', '2024-01-01T00:00:00-23:59', '2024-01-01']) {
+      for (const value of [
+        '0000-01-01T00:00:00Z',
+        '9999-12-31T23:59:60Z',
+        '9999-12-31T23:59:59-14:00',
+        '2023-02-29T10:00:00Z',
+        '2024-01-01T00:00:00-23:59',
+        '2024-01-01',
+      ]) {
         await expect422(t, target, { lastSynchronizedAt: value }, 'lastSynchronizedAt');
       }
       const offset = await t.request({ ...target, body: { lastSynchronizedAt: '2024-02-29T23:30:00.5+05:30' } });

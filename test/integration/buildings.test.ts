@@ -48,9 +48,17 @@ describe('buildings', () => {
     });
 
     it('404 for a missing, malformed or foreign estateId', async () => {
-      expectError(await t.request({ method: 'POST', url: '/api/v1/building', key: a.key, body: { name: 'X', estateId: MISSING } }), 404, `Estate with id ${MISSING} not found`);
+      expectError(
+        await t.request({ method: 'POST', url: '/api/v1/building', key: a.key, body: { name: 'X', estateId: MISSING } }),
+        404,
+        `Estate with id ${MISSING} not found`,
+      );
       expectError(await t.request({ method: 'POST', url: '/api/v1/building', key: a.key, body: { name: 'X', estateId: 'abc' } }), 404);
-      expectError(await t.request({ method: 'POST', url: '/api/v1/building', key: b.key, body: { name: 'X', estateId } }), 404, `Estate with id ${estateId} not found`);
+      expectError(
+        await t.request({ method: 'POST', url: '/api/v1/building', key: b.key, body: { name: 'X', estateId } }),
+        404,
+        `Estate with id ${estateId} not found`,
+      );
     });
 
     it('400/422 for bad bodies', async () => {

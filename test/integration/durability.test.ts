@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,8 +111,9 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     expect(missing).toEqual([]);
     const list = (await (await fetch(`${second.url}/api/v1/apartment?buildingId=${buildingId}`, { headers: json(key) })).json()) as { count: number };
     expect(list.count).toBeGreaterThanOrEqual(acknowledged.length);
-    const bulkCount = ((await (await fetch(`${second.url}/api/v1/apartment?buildingId=${bulkBuilding}&limit=1`, { headers: json(key) })).json()) as { count: number })
-      .count;
+    const bulkCount = (
+      (await (await fetch(`${second.url}/api/v1/apartment?buildingId=${bulkBuilding}&limit=1`, { headers: json(key) })).json()) as { count: number }
+    ).count;
     expect([0, 5000]).toContain(bulkCount);
     if (bulkOutcome === 201) expect(bulkCount).toBe(5000);
     // It takes writes again.
@@ -137,7 +138,9 @@ describe(`server process on ${TEST_DATABASE}`, () => {
       });
       req.on('response', (res) => {
         let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
       });
       req.on('error', reject);

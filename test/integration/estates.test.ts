@@ -171,7 +171,12 @@ describe('estates', () => {
 
     it('403 when a dashboard-managed field changes', async () => {
       const e = await createEstate(t, a.key);
-      for (const body of [{ subscriptionStatus: 'ACTIVE' }, { isPreview: true }, { manuallyActivatedAt: '2024-01-01T00:00:00Z' }, { manuallyActivatedById: 'me' }]) {
+      for (const body of [
+        { subscriptionStatus: 'ACTIVE' },
+        { isPreview: true },
+        { manuallyActivatedAt: '2024-01-01T00:00:00Z' },
+        { manuallyActivatedById: 'me' },
+      ]) {
         const res = await t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: a.key, body });
         expectError(res, 403, Object.keys(body)[0]!);
       }
@@ -185,7 +190,11 @@ describe('estates', () => {
       const ok = await t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: a.key, body: { slug: 'my-new-slug' } });
       expect(ok.json().slug).toBe('my-new-slug');
       expectError(await t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: a.key, body: { slug: 'patch-target-slug' } }), 409, /slug/);
-      expectError(await t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: a.key, body: { name: ` ${other.name.toUpperCase()} ` } }), 409, /name/);
+      expectError(
+        await t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: a.key, body: { name: ` ${other.name.toUpperCase()} ` } }),
+        409,
+        /name/,
+      );
     });
 
     it('400/422 for bad bodies; 404 foreign; 403 read-only; 401 no key', async () => {

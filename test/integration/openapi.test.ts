@@ -29,9 +29,7 @@ describe('OpenAPI document and docs page', () => {
   it('lists every route of the route table with its method, and documents its responses', () => {
     const routes = t.app.routeTable.filter((r) => r.url !== '/api/v1/openapi.json' && !r.url.startsWith('/docs') && r.method !== 'OPTIONS');
     expect(routes.length).toBeGreaterThan(10);
-    const missing = routes
-      .filter((r) => !doc.paths[toOpenApiPath(r.url)]?.[r.method.toLowerCase()])
-      .map((r) => `${r.method} ${r.url}`);
+    const missing = routes.filter((r) => !doc.paths[toOpenApiPath(r.url)]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.url}`);
     expect(missing).toEqual([]);
     const undocumented = routes
       .filter((r) => Object.keys(doc.paths[toOpenApiPath(r.url)]![r.method.toLowerCase()]!.responses ?? {}).length === 0)

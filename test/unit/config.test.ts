@@ -5,7 +5,14 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', databaseUrl: undefined, adminToken: undefined, storage: { driver: 'disk' } });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      adminToken: undefined,
+      storage: { driver: 'disk' },
+    });
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(Object.isFrozen(c)).toBe(true);
   });

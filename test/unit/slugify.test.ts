@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { slugify } from '../../src/modules/estates/service.js';
 import { SLUG_PATTERN } from '../../src/modules/estates/schemas.js';
+import { slugify } from '../../src/modules/estates/service.js';
 
 describe('slugify', () => {
   it.each([

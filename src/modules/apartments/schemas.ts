@@ -1,7 +1,7 @@
 import { type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
 import { DateTime, Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
-import { HttpUrl } from '../estates/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
+import { HttpUrl } from '../estates/schemas.js';
 
 export const APARTMENT_STATUSES = ['ACTIVE', 'BOOKED', 'SOLD', 'HIDDEN'] as const;
 export const APARTMENT_TYPES = ['RESIDENTIAL', 'COMMERCIAL', 'PARKING', 'STORAGE'] as const;
@@ -10,7 +10,10 @@ export const EXPOSURES = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const ANGLE_SOURCES = ['auto', 'manual'] as const;
 
 const literalUnion = (values: readonly string[], description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 
 const Amount = () => Type.Number({ minimum: 0, maximum: 1e9 });
 const Count = () => Type.Integer({ minimum: 0, maximum: 10_000 });
@@ -38,10 +41,9 @@ const apartmentDataFields = {
 type DataFields = typeof apartmentDataFields;
 
 /** apartmentData as sent: every key optional; null removes a key on PATCH (merge semantics). */
-export const ApartmentDataInput = Type.Object(
-  Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(Nullable(s))])),
-  { additionalProperties: false },
-) as unknown as TObject<{ [K in keyof DataFields]: TOptional<TUnion<[DataFields[K], TNull]>> }>;
+export const ApartmentDataInput = Type.Object(Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(Nullable(s))])), {
+  additionalProperties: false,
+}) as unknown as TObject<{ [K in keyof DataFields]: TOptional<TUnion<[DataFields[K], TNull]>> }>;
 
 export const ApartmentDataSchema = Type.Object(
   Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(s)])),
@@ -75,7 +77,9 @@ const writable = {
   lastSynchronizedAt: Type.Optional(Nullable(DateTime())),
   source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
   virtualTourUrl: Type.Optional(Nullable(HttpUrl())),
-  assetsIds: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'The complete list of asset ids; each must be an asset of the organization' })),
+  assetsIds: Type.Optional(
+    Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000, description: 'The complete list of asset ids; each must be an asset of the organization' }),
+  ),
   panoramaId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   preferredAngles: Type.Optional(Type.Array(PreferredAngle, { maxItems: 100 })),
   externalUrl: Type.Optional(Nullable(HttpUrl())),
@@ -83,7 +87,10 @@ const writable = {
 
 export const APARTMENT_IGNORED = ['id', 'building', 'estateId', 'priceChangeHistory', 'createdAt', 'updatedAt'];
 
-export const CreateApartmentBody = withIgnored({ name: Name('Apartment name'), buildingId: Id('Building the apartment is in'), ...writable }, APARTMENT_IGNORED);
+export const CreateApartmentBody = withIgnored(
+  { name: Name('Apartment name'), buildingId: Id('Building the apartment is in'), ...writable },
+  APARTMENT_IGNORED,
+);
 export const UpdateApartmentBody = withIgnored(
   { name: Type.Optional(Name('Apartment name')), buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')), ...writable },
   APARTMENT_IGNORED,

@@ -129,8 +129,15 @@ export class ApartmentsService {
     });
     return this.db.transaction(async (tx) => {
       const building = await requireBuilding(tx, organizationId, input.buildingId);
-      await requireOwnedAssets(tx, organizationId, input.apartments.flatMap((a) => a.assetsIds ?? []));
-      const rows = await repo.insertMany(tx, input.apartments.map((item) => this.newApartment(organizationId, building, item)));
+      await requireOwnedAssets(
+        tx,
+        organizationId,
+        input.apartments.flatMap((a) => a.assetsIds ?? []),
+      );
+      const rows = await repo.insertMany(
+        tx,
+        input.apartments.map((item) => this.newApartment(organizationId, building, item)),
+      );
       return { created: rows.length };
     });
   }
@@ -174,7 +181,7 @@ export class ApartmentsService {
         building = await requireBuilding(tx, organizationId, input.buildingId);
         fields.buildingId = building.id;
         fields.estateId = building.estate_id;
-      } else delete fields.buildingId;
+      } else fields.buildingId = undefined;
       if (input.name !== undefined) fields.name = input.name.trim();
       if (input.assetsIds !== undefined) {
         fields.assetsIds = dedupe(input.assetsIds);

@@ -74,10 +74,11 @@ export const estatesRepository = {
         [organizationId, opts.buildingId, opts.offset, opts.limit],
       );
     }
-    return db.query<EstateRow>(
-      'SELECT * FROM estates WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3',
-      [organizationId, opts.offset, opts.limit],
-    );
+    return db.query<EstateRow>('SELECT * FROM estates WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3', [
+      organizationId,
+      opts.offset,
+      opts.limit,
+    ]);
   },
 
   /**
@@ -89,10 +90,7 @@ export const estatesRepository = {
   },
 
   async slugsLike(db: Queryable, base: string): Promise<string[]> {
-    const rows = await db.query<{ slug: string }>(
-      "SELECT lower(slug) AS slug FROM estates WHERE lower(slug) = $1 OR lower(slug) LIKE $1 || '-%'",
-      [base],
-    );
+    const rows = await db.query<{ slug: string }>("SELECT lower(slug) AS slug FROM estates WHERE lower(slug) = $1 OR lower(slug) LIKE $1 || '-%'", [base]);
     return rows.map((r) => r.slug);
   },
 

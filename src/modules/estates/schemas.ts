@@ -32,8 +32,7 @@ export const EstateSchema = Type.Object(
  * A link a public page will render: http(s) only, so a stored `javascript:` or `data:` URL can never
  * become a script in the viewer.
  */
-export const HttpUrl = () =>
-  Type.String({ maxLength: LIMITS.url, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', description: 'An http or https URL' });
+export const HttpUrl = () => Type.String({ maxLength: LIMITS.url, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', description: 'An http or https URL' });
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
@@ -45,7 +44,10 @@ const writable = {
   // Dashboard-managed: accepted only unchanged (GET-modify-PATCH); a different value is 403.
   isPreview: Type.Optional(Type.Boolean({ description: 'Dashboard-managed' })),
   subscriptionStatus: Type.Optional(
-    Type.Union(SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s)), { description: 'Dashboard-managed' }),
+    Type.Union(
+      SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'Dashboard-managed' },
+    ),
   ),
   manuallyActivatedAt: Type.Optional(Nullable(DateTime())),
   manuallyActivatedById: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
@@ -87,4 +89,3 @@ export const SetupBody = withIgnored(
   },
   [],
 );
-

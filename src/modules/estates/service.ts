@@ -34,7 +34,7 @@ type EstateInput = Static<typeof CreateEstateBody> & EstateFields;
 export function slugify(name: string): string {
   const slug = name
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\p{M}/gu, '')
     .replace(/ł/g, 'l')
     .replace(/Ł/g, 'l')
     .replace(/ß/g, 'ss')
@@ -53,7 +53,8 @@ export async function requireEstate(db: Queryable, organizationId: string, id: s
   return row;
 }
 
-const isSlugClash = (err: unknown) => (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'estates_slug_uq';
+const isSlugClash = (err: unknown) =>
+  (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'estates_slug_uq';
 
 export class EstatesService {
   constructor(private readonly db: Database) {}
@@ -152,8 +153,18 @@ export class EstatesService {
       limit: query.limit ?? 100,
     });
     const org = await organizationsRepository.get(this.db, organizationId);
-    const buildings = await buildingsRepository.listByEstates(this.db, organizationId, rows.map((r) => r.id));
-    return rows.map((row) => shapeEstate(row, org!, buildings.filter((b) => b.estate_id === row.id)));
+    const buildings = await buildingsRepository.listByEstates(
+      this.db,
+      organizationId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((row) =>
+      shapeEstate(
+        row,
+        org!,
+        buildings.filter((b) => b.estate_id === row.id),
+      ),
+    );
   }
 
   async get(organizationId: string, id: string): Promise<Estate> {
@@ -205,4 +216,3 @@ function shapeEstate(row: EstateRow, org: { id: string; name: string; feature_fl
     updatedAt: iso(row.updated_at)!,
   };
 }
-

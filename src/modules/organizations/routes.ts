@@ -22,13 +22,31 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/admin/organizations',
-    { config, schema: { tags, summary: 'Create an organization and its first API key', security, body: CreateOrganizationBody, response: { 201: CreatedOrganization, ...errors() } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create an organization and its first API key',
+        security,
+        body: CreateOrganizationBody,
+        response: { 201: CreatedOrganization, ...errors() },
+      },
+    },
     async (request, reply) => reply.code(201).send(await organizations.create(request.body)),
   );
 
   app.get(
     '/admin/organizations',
-    { config, schema: { tags, summary: 'List organizations', security, querystring: ListOrganizationsQuery, response: { 200: Type.Array(OrganizationSchema), ...errors() } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'List organizations',
+        security,
+        querystring: ListOrganizationsQuery,
+        response: { 200: Type.Array(OrganizationSchema), ...errors() },
+      },
+    },
     async (request) => organizations.list(request.query.offset ?? 0, request.query.limit ?? 100),
   );
 
@@ -36,7 +54,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/admin/organizations/:id/api-keys',
     {
       config,
-      schema: { tags, summary: 'Issue another API key (the body is optional)', security, params: IdParams, body: IssueKeyBody, response: { 201: IssuedKeySchema, ...errors() } },
+      schema: {
+        tags,
+        summary: 'Issue another API key (the body is optional)',
+        security,
+        params: IdParams,
+        body: IssueKeyBody,
+        response: { 201: IssuedKeySchema, ...errors() },
+      },
       // Every field is optional, so a bodiless POST means "defaults", not a malformed request.
       preValidation: async (request) => {
         if (request.body === undefined) request.body = {};
@@ -56,7 +81,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/admin/estates/:id',
-    { config, schema: { tags, summary: 'Set dashboard-managed estate fields', security, params: IdParams, body: AdminUpdateEstateBody, response: { 200: Type.Ref(EstateSchema), ...errors() } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Set dashboard-managed estate fields',
+        security,
+        params: IdParams,
+        body: AdminUpdateEstateBody,
+        response: { 200: Type.Ref(EstateSchema), ...errors() },
+      },
+    },
     async (request) => estates.adminUpdate(request.params.id, request.body),
   );
 };
