@@ -36,7 +36,10 @@ const RUNS = Number(args.runs);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
+  'hex',
+);
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();
@@ -48,7 +51,10 @@ async function freePort(): Promise<number> {
 
 async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
@@ -115,7 +121,13 @@ async function cannon(url: string): Promise<CannonResult> {
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-gallery-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_ANONYMOUS_MAX: '100000000', RATE_LIMIT_KEY_MAX: '100000000' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ANONYMOUS_MAX: '100000000',
+    RATE_LIMIT_KEY_MAX: '100000000',
+  };
   if (pg) env.DATABASE_URL = pg.url;
   const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
   let bare: { child: ChildProcess; base: string } | undefined;
@@ -127,7 +139,10 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     if (parsed.sections.length !== 3 || parsed.sections.some((s) => s.items.length !== 20)) throw new Error('seed did not produce 3 x 20 items');
     const bodyFile = path.join(dataDir, 'gallery.json');
     await writeFile(bodyFile, body);
-    bare = await spawnServer(['--import', 'tsx', path.join(projectRoot, 'bench/gallery-bare-server.ts')], { BODY_FILE: bodyFile, BODY_ETAG: res.headers.get('etag') ?? '"x"' });
+    bare = await spawnServer(['--import', 'tsx', path.join(projectRoot, 'bench/gallery-bare-server.ts')], {
+      BODY_FILE: bodyFile,
+      BODY_ETAG: res.headers.get('etag') ?? '"x"',
+    });
     const bareBody = await (await fetch(bare.base + read)).text();
     if (bareBody !== body) throw new Error('the bare route does not answer the same bytes');
 
@@ -158,7 +173,9 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     process.stdout.write(
       `${JSON.stringify({ ...summary, ratio: Number(ratio.toFixed(3)), pairedRatio: Number(pairedRatio.toFixed(3)), p99Ratio: Number(p99Ratio.toFixed(2)), appRuns: appRuns.map((r) => Math.round(r.requests.average)), bareRuns: bareRuns.map((r) => Math.round(r.requests.average)) })}\n`,
     );
-    process.stdout.write(`${engine}: ${ratio >= 0.6 ? 'meets' : 'MISSES'} the 60% throughput target (paired ${pairedRatio >= 0.6 ? 'meets' : 'misses'}); p99 ${p99Ratio <= 2 ? 'within' : 'OUTSIDE'} 2x\n`);
+    process.stdout.write(
+      `${engine}: ${ratio >= 0.6 ? 'meets' : 'MISSES'} the 60% throughput target (paired ${pairedRatio >= 0.6 ? 'meets' : 'misses'}); p99 ${p99Ratio <= 2 ? 'within' : 'OUTSIDE'} 2x\n`,
+    );
   } finally {
     if (bare) await stop(bare.child);
     await stop(app.child);

@@ -16,6 +16,7 @@ export function expectError(res: Res, status: number, mentions?: string | RegExp
 }
 
 /** Sends a request with A's key and expects `status`; returns the parsed body. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in assertions
 export async function call<T = any>(t: TestApp, method: string, url: string, key: string | undefined, body?: unknown, status?: number): Promise<T> {
   const res = await t.request({ method: method as never, url, key, body });
   if (status !== undefined) expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);

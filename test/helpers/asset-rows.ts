@@ -18,7 +18,15 @@ export async function insertAssetRow(db: Database, organizationId: string, optio
   await db.query(
     `INSERT INTO assets (id, organization_id, name, storage_key, mime_type, size_bytes, sha256)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, organizationId, options.name ?? `file-${id.slice(-6)}`, storageKey, options.mimeType ?? 'image/jpeg', options.sizeBytes ?? 1024, createHash('sha256').update(randomBytes(8)).digest('hex')],
+    [
+      id,
+      organizationId,
+      options.name ?? `file-${id.slice(-6)}`,
+      storageKey,
+      options.mimeType ?? 'image/jpeg',
+      options.sizeBytes ?? 1024,
+      createHash('sha256').update(randomBytes(8)).digest('hex'),
+    ],
   );
   return { id, storageKey };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
 import { createEstate } from '../helpers/factories.js';
 
@@ -39,7 +39,12 @@ describe('downloads add-on', () => {
     expect(await call(t, 'PATCH', `${base}/groups/${g2.id}`, a.key, { title: 'Floor plans' }, 200)).toMatchObject({ title: 'Floor plans', order: 2 });
     expectError(await t.request({ method: 'PATCH', url: `${base}/groups/${g2.id}`, key: b.key, body: { title: 'x' } }), 404);
 
-    for (const orderedIds of [[g0.id, g1.id], [g0.id, g1.id, g1.id], [g0.id, g1.id, MISSING_ID], [g2.id, g1.id, g0.id, MISSING_ID]]) {
+    for (const orderedIds of [
+      [g0.id, g1.id],
+      [g0.id, g1.id, g1.id],
+      [g0.id, g1.id, MISSING_ID],
+      [g2.id, g1.id, g0.id, MISSING_ID],
+    ]) {
       expectError(await t.request({ method: 'PUT', url: `${base}/groups/order`, key: a.key, body: { orderedIds } }), 404);
     }
     const ordered = await call(t, 'PUT', `${base}/groups/order`, a.key, { orderedIds: [g2.id, g1.id, g0.id] }, 200);
@@ -68,13 +73,21 @@ describe('downloads add-on', () => {
     expectError(await t.request({ method: 'POST', url: items, key: a.key, body: { assetId: await asset(b.id) } }), 404, /Asset/);
     expectError(await t.request({ method: 'POST', url: items, key: a.key, body: { assetId: 'not-an-id' } }), 404, /Asset/);
     expectError(await t.request({ method: 'POST', url: items, key: a.key, body: { assetId: await asset(), label: 7 } }), 422, /label/);
-    expectError(await t.request({ method: 'POST', url: `${base}/groups/${MISSING_ID}/items`, key: a.key, body: { assetId: await asset() } }), 404, /Downloads group/);
+    expectError(
+      await t.request({ method: 'POST', url: `${base}/groups/${MISSING_ID}/items`, key: a.key, body: { assetId: await asset() } }),
+      404,
+      /Downloads group/,
+    );
     expectError(await t.request({ method: 'POST', url: items, key: b.key, body: { assetId: await asset(b.id) } }), 404, /Estate/);
     expectError(await t.request({ method: 'POST', url: items, body: { assetId: await asset() } }), 401);
 
     expect(await call(t, 'PATCH', `${items}/${first.id}`, a.key, { label: 'Prices 2026' }, 200)).toMatchObject({ label: 'Prices 2026', order: 1 });
     const other = await call(t, 'POST', `${base}/groups`, a.key, { title: 'Other' }, 201);
-    expectError(await t.request({ method: 'PATCH', url: `${base}/groups/${other.id}/items/${first.id}`, key: a.key, body: { label: 'x' } }), 404, /Downloads item/);
+    expectError(
+      await t.request({ method: 'PATCH', url: `${base}/groups/${other.id}/items/${first.id}`, key: a.key, body: { label: 'x' } }),
+      404,
+      /Downloads item/,
+    );
     expectError(await t.request({ method: 'PUT', url: `${base}/groups/${other.id}/items/order`, key: a.key, body: { orderedIds: [first.id] } }), 404);
 
     const wanted = [second.id, first.id, top.id];

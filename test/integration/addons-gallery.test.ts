@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
 import { createEstate } from '../helpers/factories.js';
 
@@ -38,7 +38,11 @@ describe('gallery add-on', () => {
     expectError(await t.request({ method: 'PUT', url: base, key: a.key, body: {} }), 422, /enabled is required/);
     expectError(await t.request({ method: 'PUT', url: base, key: a.key, body: { enabled: 'yes' } }), 422, /enabled/);
     expectError(await t.request({ method: 'PUT', url: base, key: a.key, body: { enabled: true, extra: 1 } }), 422, /extra/);
-    expectError(await t.request({ method: 'PUT', url: `/api/v1/estates/${MISSING_ID}/gallery`, key: a.key, body: { enabled: true } }), 404, `Estate with id ${MISSING_ID} not found`);
+    expectError(
+      await t.request({ method: 'PUT', url: `/api/v1/estates/${MISSING_ID}/gallery`, key: a.key, body: { enabled: true } }),
+      404,
+      `Estate with id ${MISSING_ID} not found`,
+    );
     expectError(await t.request({ method: 'PUT', url: '/api/v1/estates/not-a-uuid/gallery', key: a.key, body: { enabled: true } }), 404, /Estate/);
     expectError(await t.request({ method: 'PUT', url: base, key: b.key, body: { enabled: true } }), 404, /Estate/);
     expectError(await t.request({ method: 'PUT', url: base, body: { enabled: true } }), 401);
@@ -97,10 +101,18 @@ describe('gallery add-on', () => {
     const video = await call(t, 'POST', `${base}/items`, a.key, { assetId: await image(a.id, 'video/mp4') }, 201);
     expect(video).toMatchObject({ caption: null, order: 1 });
 
-    expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: await image(a.id, 'application/pdf') } }), 400, /image and video/);
+    expectError(
+      await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: await image(a.id, 'application/pdf') } }),
+      400,
+      /image and video/,
+    );
     expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: await image(b.id) } }), 404, /Asset/);
     expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: MISSING_ID } }), 404, /Asset/);
-    expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: await image(), sectionId: MISSING_ID } }), 404, /Gallery section/);
+    expectError(
+      await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: await image(), sectionId: MISSING_ID } }),
+      404,
+      /Gallery section/,
+    );
     expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { caption: 'x' } }), 422, /assetId is required/);
     expectError(await t.request({ method: 'POST', url: `${base}/items`, key: a.key, body: { assetId: 5 } }), 422, /assetId/);
     expectError(await t.request({ method: 'POST', url: `${base}/items`, key: b.key, body: { assetId: await image(b.id) } }), 404, /Estate/);
@@ -142,7 +154,11 @@ describe('gallery add-on', () => {
     expect(sectionOrdered.map((i: { id: string }) => i.id)).toEqual(inSection);
     expectContiguous(sectionOrdered);
     expectError(await t.request({ method: 'PUT', url: `${url}/sections/${sec.id}/items/order`, key: a.key, body: { orderedIds: inSection.slice(1) } }), 404);
-    expectError(await t.request({ method: 'PUT', url: `${url}/sections/${MISSING_ID}/items/order`, key: a.key, body: { orderedIds: [] } }), 404, /Gallery section/);
+    expectError(
+      await t.request({ method: 'PUT', url: `${url}/sections/${MISSING_ID}/items/order`, key: a.key, body: { orderedIds: [] } }),
+      404,
+      /Gallery section/,
+    );
 
     await call(t, 'DELETE', `${url}/items/${loose[2]}`, a.key, undefined, 204);
     doc = await call(t, 'GET', url, a.key);
@@ -162,7 +178,9 @@ describe('gallery add-on', () => {
     const e = (await createEstate(t, a.key)).id;
     const url = `/api/v1/estates/${e}/gallery`;
     const assets = await Promise.all(Array.from({ length: 12 }, () => image()));
-    const results = await Promise.all(assets.map((assetId, i) => t.request({ method: 'POST', url: `${url}/items`, key: a.key, body: { assetId, order: i % 3 } })));
+    const results = await Promise.all(
+      assets.map((assetId, i) => t.request({ method: 'POST', url: `${url}/items`, key: a.key, body: { assetId, order: i % 3 } })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(assets.map(() => 201));
     let doc = await call(t, 'GET', url, a.key);
     expect(doc.items).toHaveLength(12);

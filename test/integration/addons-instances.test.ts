@@ -53,11 +53,19 @@ describe('add-on public documents across instances (PostgreSQL)', () => {
   });
 
   const inject = (app: FastifyInstance, method: string, url: string, key?: string, body?: unknown) =>
-    app.inject({ method: method as never, url, headers: key ? { authorization: `Bearer ${key}` } : {}, ...(body !== undefined ? { payload: body as object } : {}) });
+    app.inject({
+      method: method as never,
+      url,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
 
   it('serves cached documents without a query, and sees another instance’s write through its notification', async () => {
     const [one, two] = apps as [FastifyInstance, FastifyInstance];
-    const org = (await inject(one, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Instances' })).json() as { organization: { id: string }; apiKey: string };
+    const org = (await inject(one, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Instances' })).json() as {
+      organization: { id: string };
+      apiKey: string;
+    };
     const key = org.apiKey;
     const estate = (await inject(one, 'POST', '/api/v1/estate', key, { name: 'Twin Towers' })).json() as { id: string };
     const url = `/api/v1/estates/${estate.id}/gallery`;
@@ -94,7 +102,10 @@ describe('add-on public documents across instances (PostgreSQL)', () => {
 
   it('without its listener an instance verifies the version on every read, so nothing stale is served', async () => {
     const [one, two] = apps as [FastifyInstance, FastifyInstance];
-    const org = (await inject(one, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Verify' })).json() as { organization: { id: string }; apiKey: string };
+    const org = (await inject(one, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Verify' })).json() as {
+      organization: { id: string };
+      apiKey: string;
+    };
     const estate = (await inject(one, 'POST', '/api/v1/estate', org.apiKey, { name: 'Verify Estate' })).json() as { id: string };
     const url = `/api/v1/estates/${estate.id}/downloads`;
     await inject(one, 'PUT', url, org.apiKey, { enabled: true });

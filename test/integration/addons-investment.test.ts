@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
 import { createEstate } from '../helpers/factories.js';
 
@@ -38,7 +38,19 @@ describe('investment add-on', () => {
     const s = await call(t, 'POST', `${base}/sections`, a.key, { title: 'Returns', description: html }, 201);
     const out: string = s.description;
     for (const bad of ['<script', 'alert(1)', '<style', 'color:red', '<iframe', 'onclick', 'onerror', 'javascript:', '<img']) expect(out).not.toContain(bad);
-    for (const good of ['<h2>Returns</h2>', '<strong>6%</strong>', '<em>net</em>', '<ul><li>One</li></ul>', '<ol><li>Two</li></ol>', '<blockquote>Q</blockquote>', '<hr />', '<br />', '<th>Year</th><td>2026</td>', 'href="mailto:x@example.com"', 'href="tel:+48123456789"'])
+    for (const good of [
+      '<h2>Returns</h2>',
+      '<strong>6%</strong>',
+      '<em>net</em>',
+      '<ul><li>One</li></ul>',
+      '<ol><li>Two</li></ol>',
+      '<blockquote>Q</blockquote>',
+      '<hr />',
+      '<br />',
+      '<th>Year</th><td>2026</td>',
+      'href="mailto:x@example.com"',
+      'href="tel:+48123456789"',
+    ])
       expect(out).toContain(good);
     expect(out).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">site</a>');
     const patched = await call(t, 'PATCH', `${base}/sections/${s.id}`, a.key, { description: '<p>ok</p><script>x()</script>' }, 200);
@@ -49,8 +61,15 @@ describe('investment add-on', () => {
   it('validates sections: 422 naming the field, HTML limit 100,000 characters before sanitising', async () => {
     expectError(await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { description: '<p>x</p>' } }), 422, /title is required/);
     expectError(await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: '   ' } }), 422, /title/);
-    expectError(await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: 'x', description: 'a'.repeat(100_001) } }), 422, /description/);
-    expect((await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: 'Big', description: `<p>${'a'.repeat(99_990)}</p>` } })).statusCode).toBe(201);
+    expectError(
+      await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: 'x', description: 'a'.repeat(100_001) } }),
+      422,
+      /description/,
+    );
+    expect(
+      (await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: 'Big', description: `<p>${'a'.repeat(99_990)}</p>` } }))
+        .statusCode,
+    ).toBe(201);
     expectError(await t.request({ method: 'POST', url: `${base}/sections`, key: a.key, body: { title: 'x', order: 'first' } }), 422, /order/);
     expectError(await t.request({ method: 'PATCH', url: `${base}/sections/${MISSING_ID}`, key: a.key, body: { title: 'x' } }), 404, /Investment section/);
     expectError(await t.request({ method: 'PATCH', url: `${base}/sections/xyz`, key: a.key, body: { title: 'x' } }), 404);
@@ -65,7 +84,12 @@ describe('investment add-on', () => {
     const doc = await call(t, 'GET', url, a.key, undefined, 200);
     expect(doc.sections.map((s: { title: string }) => s.title)).toEqual(['Zero', 'One', 'Two']);
     expectContiguous(doc.sections);
-    for (const orderedIds of [[s0.id, s1.id], [s0.id, s1.id, s1.id], [s0.id, s1.id, s2.id, MISSING_ID], [s0.id, s1.id, MISSING_ID]]) {
+    for (const orderedIds of [
+      [s0.id, s1.id],
+      [s0.id, s1.id, s1.id],
+      [s0.id, s1.id, s2.id, MISSING_ID],
+      [s0.id, s1.id, MISSING_ID],
+    ]) {
       expectError(await t.request({ method: 'PUT', url: `${url}/sections/order`, key: a.key, body: { orderedIds } }), 404);
     }
     expect((await call(t, 'GET', url, a.key)).sections.map((s: { id: string }) => s.id)).toEqual([s0.id, s1.id, s2.id]);
@@ -91,12 +115,24 @@ describe('investment add-on', () => {
     expect(exact.order).toBe(0);
 
     expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('video/mp4', 60 * 1024 * 1024) } }), 400, /50 MB/);
-    expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('application/x-msdownload') } }), 400, /investment files/);
+    expectError(
+      await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('application/x-msdownload') } }),
+      400,
+      /investment files/,
+    );
     expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('text/html') } }), 400);
     expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('application/pdf', 10, b.id) } }), 404, /Asset/);
     expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { label: 'x' } }), 422, /assetId is required/);
-    expectError(await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('application/pdf'), label: 'x'.repeat(201) } }), 422, /label/);
-    expectError(await t.request({ method: 'POST', url: `${base}/sections/${MISSING_ID}/files`, key: a.key, body: { assetId: await asset('application/pdf') } }), 404, /Investment section/);
+    expectError(
+      await t.request({ method: 'POST', url: files, key: a.key, body: { assetId: await asset('application/pdf'), label: 'x'.repeat(201) } }),
+      422,
+      /label/,
+    );
+    expectError(
+      await t.request({ method: 'POST', url: `${base}/sections/${MISSING_ID}/files`, key: a.key, body: { assetId: await asset('application/pdf') } }),
+      404,
+      /Investment section/,
+    );
     expectError(await t.request({ method: 'POST', url: files, key: b.key, body: { assetId: await asset('application/pdf', 10, b.id) } }), 404, /Estate/);
 
     let list = (await call(t, 'GET', base, a.key)).sections.find((s: { id: string }) => s.id === section.id).files;
@@ -108,7 +144,11 @@ describe('investment add-on', () => {
     expect(relabelled).toMatchObject({ label: 'Brochure', order: 7 });
     expectError(await t.request({ method: 'PATCH', url: `${files}/${pdf.id}`, key: a.key, body: { assetId: MISSING_ID } }), 422, /assetId/);
     const other = await call(t, 'POST', `${base}/sections`, a.key, { title: 'Other' }, 201);
-    expectError(await t.request({ method: 'PATCH', url: `${base}/sections/${other.id}/files/${pdf.id}`, key: a.key, body: { label: 'x' } }), 404, /Investment file/);
+    expectError(
+      await t.request({ method: 'PATCH', url: `${base}/sections/${other.id}/files/${pdf.id}`, key: a.key, body: { label: 'x' } }),
+      404,
+      /Investment file/,
+    );
 
     const reversed = ids.slice().reverse();
     expectError(await t.request({ method: 'PUT', url: `${files}/order`, key: a.key, body: { orderedIds: reversed.slice(1) } }), 404);

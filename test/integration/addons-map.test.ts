@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { distanceLabel, haversineMeters, TILE_STYLES } from '../../src/modules/addons/map/geo.js';
-import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { TILE_STYLES, distanceLabel, haversineMeters } from '../../src/modules/addons/map/geo.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
 import { createEstate } from '../helpers/factories.js';
 
@@ -27,7 +27,16 @@ describe('map add-on', () => {
     const empty = await call(t, 'GET', url, a.key, undefined, 200);
     expect(empty).toMatchObject({ enabled: false, centerLat: null, tileStyle: null, tiles: null, pois: [] });
     const on = await call(t, 'PUT', url, a.key, { enabled: true }, 200);
-    expect(on).toMatchObject({ enabled: true, centerLat: null, centerLng: null, defaultZoom: 14, tileStyle: 'VOYAGER', logoAssetId: null, logoAsset: null, pois: [] });
+    expect(on).toMatchObject({
+      enabled: true,
+      centerLat: null,
+      centerLng: null,
+      defaultZoom: 14,
+      tileStyle: 'VOYAGER',
+      logoAssetId: null,
+      logoAsset: null,
+      pois: [],
+    });
     expect(on.tiles).toEqual({
       urlTemplate: 'https://{s}.basemaps.cartocdn.com/rastertiles/voyager/{z}/{x}/{y}{r}.png',
       attribution: expect.stringContaining('CARTO'),
@@ -38,7 +47,14 @@ describe('map add-on', () => {
     expect(set.tiles.urlTemplate).toContain('World_Imagery');
     expect(set.tiles.attribution).toContain('Esri');
     const partial = await call(t, 'PUT', url, a.key, { defaultViewLat: 52.23, defaultViewLng: 21.0 }, 200);
-    expect(partial).toMatchObject({ centerLat: CENTER.lat, defaultZoom: 16, tileStyle: 'SATELLITE', defaultViewLat: 52.23, defaultViewLng: 21.0, enabled: true });
+    expect(partial).toMatchObject({
+      centerLat: CENTER.lat,
+      defaultZoom: 16,
+      tileStyle: 'SATELLITE',
+      defaultViewLat: 52.23,
+      defaultViewLng: 21.0,
+      enabled: true,
+    });
     const off = await call(t, 'PUT', url, a.key, { enabled: false }, 200);
     expect(off).toMatchObject({ enabled: false, centerLat: CENTER.lat, tileStyle: 'SATELLITE' });
   });
@@ -86,7 +102,11 @@ describe('map add-on', () => {
     expect(doc.logoAsset).toMatchObject({ id: logo.id, mimeType: 'image/svg+xml', src: `http://localhost:3000/files/${logo.storageKey}` });
     expectError(await t.request({ method: 'PUT', url, key: a.key, body: { logoAssetId: (await insertAssetRow(t.db, b.id)).id } }), 404, /Asset/);
     expectError(await t.request({ method: 'PUT', url, key: a.key, body: { logoAssetId: MISSING_ID } }), 404, /Asset/);
-    expectError(await t.request({ method: 'PUT', url, key: a.key, body: { logoAssetId: (await insertAssetRow(t.db, a.id, { mimeType: 'application/pdf' })).id } }), 400, /image/);
+    expectError(
+      await t.request({ method: 'PUT', url, key: a.key, body: { logoAssetId: (await insertAssetRow(t.db, a.id, { mimeType: 'application/pdf' })).id } }),
+      400,
+      /image/,
+    );
     expect((await call(t, 'PUT', url, a.key, { logoAssetId: null }, 200)).logoAsset).toBeNull();
   });
 
@@ -110,7 +130,14 @@ describe('map add-on', () => {
     expect(near.distanceLabel).toBe('350 m');
     const far = await call(t, 'POST', `${url}/pois`, a.key, { category: 'SHOPPING', label: 'Mall', lat: CENTER.lat, lng: CENTER.lng + 0.0176 }, 201);
     expect(far.distanceLabel).toBe('1.2 km');
-    const custom = await call(t, 'POST', `${url}/pois`, a.key, { category: 'EDUCATION', label: 'School', lat: CENTER.lat, lng: CENTER.lng, customDistanceLabel: '5 min walk', order: 0 }, 201);
+    const custom = await call(
+      t,
+      'POST',
+      `${url}/pois`,
+      a.key,
+      { category: 'EDUCATION', label: 'School', lat: CENTER.lat, lng: CENTER.lng, customDistanceLabel: '5 min walk', order: 0 },
+      201,
+    );
     expect(custom).toMatchObject({ distanceMeters: 0, distanceLabel: '5 min walk', order: 0 });
     const uncustom = await call(t, 'PATCH', `${url}/pois/${custom.id}`, a.key, { customDistanceLabel: null }, 200);
     expect(uncustom).toMatchObject({ distanceLabel: '0 m', customDistanceLabel: null, label: 'School', category: 'EDUCATION' });

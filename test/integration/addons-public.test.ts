@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detachAssetFromAddons } from '../../src/modules/addons/asset-references.js';
-import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
+import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
 import { createEstate } from '../helpers/factories.js';
 
@@ -113,6 +113,32 @@ describe('add-on public reads and asset deletion', () => {
     };
     const small = await count(1);
     expect(await count(4)).toBe(small);
+  });
+
+  it('DELETE /api/v1/asset/{id} detaches the asset from every add-on in its transaction, and public reads change at once', async () => {
+    const e = `/api/v1/estates/${(await createEstate(t, a.key)).id}`;
+    const doomed = (await insertAssetRow(t.db, a.id, { mimeType: 'image/webp' })).id;
+    const kept = (await insertAssetRow(t.db, a.id, { mimeType: 'image/webp' })).id;
+    await call(t, 'PUT', `${e}/gallery`, a.key, { enabled: true }, 200);
+    const section = await call(t, 'POST', `${e}/gallery/sections`, a.key, { title: 'All' }, 201);
+    for (const assetId of [kept, doomed, kept, doomed, kept]) await call(t, 'POST', `${e}/gallery/items`, a.key, { assetId, sectionId: section.id }, 201);
+    await call(t, 'PUT', `${e}/downloads`, a.key, { enabled: true }, 200);
+    const group = await call(t, 'POST', `${e}/downloads/groups`, a.key, { title: 'Files' }, 201);
+    for (const assetId of [doomed, kept]) await call(t, 'POST', `${e}/downloads/groups/${group.id}/items`, a.key, { assetId }, 201);
+    await call(t, 'PUT', `${e}/map`, a.key, { enabled: true, logoAssetId: doomed }, 200);
+    const before = await t.request({ method: 'GET', url: `${e}/gallery` });
+    expect(before.json().sections[0].items).toHaveLength(5);
+
+    const del = await t.request({ method: 'DELETE', url: `/api/v1/asset/${doomed}`, key: a.key });
+    expect(del.statusCode, del.body).toBe(204);
+    const after = await t.request({ method: 'GET', url: `${e}/gallery`, headers: { 'if-none-match': before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    const items = after.json().sections[0].items;
+    expect(items.map((i: { assetId: string }) => i.assetId)).toEqual([kept, kept, kept]);
+    expectContiguous(items);
+    const downloads = await call(t, 'GET', `${e}/downloads`, undefined, undefined, 200);
+    expect(downloads.groups[0].items.map((i: { assetId: string; order: number }) => [i.assetId, i.order])).toEqual([[kept, 0]]);
+    expect(await call(t, 'GET', `${e}/map`, undefined, undefined, 200)).toMatchObject({ enabled: true, logoAssetId: null, logoAsset: null });
   });
 
   it('deleting an asset removes the children that reference it and clears the map logo, keeping positions contiguous', async () => {

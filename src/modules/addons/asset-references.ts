@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import { compact, type SiblingSet } from './ordering.js';
+import { type SiblingSet, compact } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
 
@@ -29,10 +29,10 @@ export async function detachAssetFromAddons(tx: Queryable, organizationId: strin
 
   const touched = new Map<string, { estateId: string; kind: AddonKind }>();
   const detach = async (table: 'investment_files' | 'gallery_items' | 'downloads_items', parent: 'section_id' | 'group_id', kind: AddonKind) => {
-    const removed = await tx.query<Removed>(
-      `DELETE FROM ${table} WHERE organization_id = $1 AND asset_id = $2 RETURNING estate_id, ${parent} AS parent_id`,
-      [organizationId, assetId],
-    );
+    const removed = await tx.query<Removed>(`DELETE FROM ${table} WHERE organization_id = $1 AND asset_id = $2 RETURNING estate_id, ${parent} AS parent_id`, [
+      organizationId,
+      assetId,
+    ]);
     const sets = new Map<string, SiblingSet>();
     for (const r of removed) {
       sets.set(`${r.estate_id}:${r.parent_id}`, { table, organizationId, estateId: r.estate_id, parent: { column: parent, id: r.parent_id } });

@@ -27,12 +27,7 @@ export const assetJson = (prefixParam: string) =>
 /** An asset of the organization, or the 404 every other organization's asset gets too. */
 export async function requireAddonAsset(db: Queryable, organizationId: string, assetId: string): Promise<AddonAssetRow> {
   const row = isUuid(assetId)
-    ? (
-        await db.query<AddonAssetRow>('SELECT id, name, mime_type, size_bytes FROM assets WHERE organization_id = $1 AND id = $2', [
-          organizationId,
-          assetId,
-        ])
-      )[0]
+    ? (await db.query<AddonAssetRow>('SELECT id, name, mime_type, size_bytes FROM assets WHERE organization_id = $1 AND id = $2', [organizationId, assetId]))[0]
     : undefined;
   if (!row) throw notFound('Asset', assetId);
   return row;

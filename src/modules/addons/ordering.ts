@@ -2,7 +2,14 @@ import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 
 /** Tables whose rows are ordered siblings; names are constants here, never client input. */
-export type OrderedTable = 'investment_sections' | 'investment_files' | 'gallery_sections' | 'gallery_items' | 'map_pois' | 'downloads_groups' | 'downloads_items';
+export type OrderedTable =
+  | 'investment_sections'
+  | 'investment_files'
+  | 'gallery_sections'
+  | 'gallery_items'
+  | 'map_pois'
+  | 'downloads_groups'
+  | 'downloads_items';
 
 /**
  * One sibling set: the rows of a table under one estate and, for nested children, one parent

@@ -10,6 +10,7 @@ async function created(w: World, url: string, body: Record<string, unknown>): Pr
   return (res.json() as { id: string }).id;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the representation is read loosely to collect sibling ids
 async function read(w: World, addon: string): Promise<any> {
   return (await w.t.request({ method: 'GET', url: `/api/v1/estates/${w.ids.addonEstate}/${addon}`, key: w.a.key })).json();
 }
@@ -39,25 +40,43 @@ export const addonCases: ModuleCases = {
     [`GET ${P}/gallery`]: route('isolated', (w) => ({ url: `${e(w)}/gallery` })),
     [`PUT ${P}/gallery`]: route(404, (w) => ({ url: `${e(w)}/gallery`, body: { enabled: false } })),
     [`POST ${P}/gallery/sections`]: route(404, (w) => ({ url: `${e(w)}/gallery/sections`, body: { title: 'More' } })),
-    [`PUT ${P}/gallery/sections/order`]: route(404, async (w) => ({ url: `${e(w)}/gallery/sections/order`, body: { orderedIds: ids((await read(w, 'gallery')).sections) } })),
+    [`PUT ${P}/gallery/sections/order`]: route(404, async (w) => ({
+      url: `${e(w)}/gallery/sections/order`,
+      body: { orderedIds: ids((await read(w, 'gallery')).sections) },
+    })),
     [`PATCH ${P}/gallery/sections/:sectionId`]: route(404, (w) => ({ url: `${e(w)}/gallery/sections/${w.ids.gallerySection}`, body: { title: 'Renamed' } })),
-    [`DELETE ${P}/gallery/sections/:sectionId`]: route(404, async (w) => ({ url: `${e(w)}/gallery/sections/${await created(w, `${e(w)}/gallery/sections`, { title: 'Gone' })}` })),
+    [`DELETE ${P}/gallery/sections/:sectionId`]: route(404, async (w) => ({
+      url: `${e(w)}/gallery/sections/${await created(w, `${e(w)}/gallery/sections`, { title: 'Gone' })}`,
+    })),
     [`PUT ${P}/gallery/sections/:sectionId/items/order`]: route(404, async (w) => {
       const section = (await read(w, 'gallery')).sections.find((s: { id: string }) => s.id === w.ids.gallerySection);
       return { url: `${e(w)}/gallery/sections/${w.ids.gallerySection}/items/order`, body: { orderedIds: ids(section.items) } };
     }),
     [`POST ${P}/gallery/items`]: route(404, async (w) => ({ url: `${e(w)}/gallery/items`, body: { assetId: await image(w) } })),
-    [`PUT ${P}/gallery/items/order`]: route(404, async (w) => ({ url: `${e(w)}/gallery/items/order`, body: { orderedIds: ids((await read(w, 'gallery')).items) } })),
+    [`PUT ${P}/gallery/items/order`]: route(404, async (w) => ({
+      url: `${e(w)}/gallery/items/order`,
+      body: { orderedIds: ids((await read(w, 'gallery')).items) },
+    })),
     [`PATCH ${P}/gallery/items/:itemId`]: route(404, (w) => ({ url: `${e(w)}/gallery/items/${w.ids.galleryItem}`, body: { caption: 'Changed' } })),
-    [`DELETE ${P}/gallery/items/:itemId`]: route(404, async (w) => ({ url: `${e(w)}/gallery/items/${await created(w, `${e(w)}/gallery/items`, { assetId: await image(w) })}` })),
+    [`DELETE ${P}/gallery/items/:itemId`]: route(404, async (w) => ({
+      url: `${e(w)}/gallery/items/${await created(w, `${e(w)}/gallery/items`, { assetId: await image(w) })}`,
+    })),
 
     // investment
     [`GET ${P}/investment`]: route('isolated', (w) => ({ url: `${e(w)}/investment` })),
     [`PUT ${P}/investment`]: route(404, (w) => ({ url: `${e(w)}/investment`, body: { enabled: false } })),
     [`POST ${P}/investment/sections`]: route(404, (w) => ({ url: `${e(w)}/investment/sections`, body: { title: 'More' } })),
-    [`PUT ${P}/investment/sections/order`]: route(404, async (w) => ({ url: `${e(w)}/investment/sections/order`, body: { orderedIds: ids((await read(w, 'investment')).sections) } })),
-    [`PATCH ${P}/investment/sections/:sectionId`]: route(404, (w) => ({ url: `${e(w)}/investment/sections/${w.ids.investmentSection}`, body: { title: 'Renamed' } })),
-    [`DELETE ${P}/investment/sections/:sectionId`]: route(404, async (w) => ({ url: `${e(w)}/investment/sections/${await created(w, `${e(w)}/investment/sections`, { title: 'Gone' })}` })),
+    [`PUT ${P}/investment/sections/order`]: route(404, async (w) => ({
+      url: `${e(w)}/investment/sections/order`,
+      body: { orderedIds: ids((await read(w, 'investment')).sections) },
+    })),
+    [`PATCH ${P}/investment/sections/:sectionId`]: route(404, (w) => ({
+      url: `${e(w)}/investment/sections/${w.ids.investmentSection}`,
+      body: { title: 'Renamed' },
+    })),
+    [`DELETE ${P}/investment/sections/:sectionId`]: route(404, async (w) => ({
+      url: `${e(w)}/investment/sections/${await created(w, `${e(w)}/investment/sections`, { title: 'Gone' })}`,
+    })),
     [`POST ${P}/investment/sections/:sectionId/files`]: route(404, async (w) => ({
       url: `${e(w)}/investment/sections/${w.ids.investmentSection}/files`,
       body: { assetId: await image(w, 'application/pdf'), label: 'Doc' },
@@ -94,9 +113,14 @@ export const addonCases: ModuleCases = {
     [`GET ${P}/downloads`]: route('isolated', (w) => ({ url: `${e(w)}/downloads` })),
     [`PUT ${P}/downloads`]: route(404, (w) => ({ url: `${e(w)}/downloads`, body: { enabled: false } })),
     [`POST ${P}/downloads/groups`]: route(404, (w) => ({ url: `${e(w)}/downloads/groups`, body: { title: 'More' } })),
-    [`PUT ${P}/downloads/groups/order`]: route(404, async (w) => ({ url: `${e(w)}/downloads/groups/order`, body: { orderedIds: ids((await read(w, 'downloads')).groups) } })),
+    [`PUT ${P}/downloads/groups/order`]: route(404, async (w) => ({
+      url: `${e(w)}/downloads/groups/order`,
+      body: { orderedIds: ids((await read(w, 'downloads')).groups) },
+    })),
     [`PATCH ${P}/downloads/groups/:groupId`]: route(404, (w) => ({ url: `${e(w)}/downloads/groups/${w.ids.downloadsGroup}`, body: { title: 'Renamed' } })),
-    [`DELETE ${P}/downloads/groups/:groupId`]: route(404, async (w) => ({ url: `${e(w)}/downloads/groups/${await created(w, `${e(w)}/downloads/groups`, { title: 'Gone' })}` })),
+    [`DELETE ${P}/downloads/groups/:groupId`]: route(404, async (w) => ({
+      url: `${e(w)}/downloads/groups/${await created(w, `${e(w)}/downloads/groups`, { title: 'Gone' })}`,
+    })),
     [`POST ${P}/downloads/groups/:groupId/items`]: route(404, async (w) => ({
       url: `${e(w)}/downloads/groups/${w.ids.downloadsGroup}/items`,
       body: { assetId: await image(w, 'application/pdf') },

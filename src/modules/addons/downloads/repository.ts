@@ -63,7 +63,11 @@ export const downloadsRepository = {
     await db.query('DELETE FROM downloads_groups WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   },
 
-  async insertItem(db: Queryable, organizationId: string, row: { id: string; estateId: string; groupId: string; assetId: string; label: string; position: number }) {
+  async insertItem(
+    db: Queryable,
+    organizationId: string,
+    row: { id: string; estateId: string; groupId: string; assetId: string; label: string; position: number },
+  ) {
     await db.query(
       `INSERT INTO downloads_items (id, organization_id, estate_id, group_id, asset_id, label, position)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,

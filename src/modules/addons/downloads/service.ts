@@ -4,7 +4,7 @@ import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { assetSrc, requireAddonAsset } from '../assets.js';
-import { compact, nextPosition, placeAt, reorder, type SiblingSet } from '../ordering.js';
+import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import type { AddonReader } from '../public-read.js';
 import { addonWrite, requireChild } from '../write.js';
 import { downloadsRepository as repo } from './repository.js';

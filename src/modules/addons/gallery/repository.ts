@@ -48,11 +48,19 @@ export const galleryRepository = {
     return rows[0]?.doc;
   },
 
-  async insertSection(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; description: string | null; position: number }) {
-    await db.query(
-      'INSERT INTO gallery_sections (id, organization_id, estate_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6)',
-      [row.id, organizationId, row.estateId, row.title, row.description, row.position],
-    );
+  async insertSection(
+    db: Queryable,
+    organizationId: string,
+    row: { id: string; estateId: string; title: string; description: string | null; position: number },
+  ) {
+    await db.query('INSERT INTO gallery_sections (id, organization_id, estate_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6)', [
+      row.id,
+      organizationId,
+      row.estateId,
+      row.title,
+      row.description,
+      row.position,
+    ]);
   },
 
   async updateSection(db: Queryable, organizationId: string, id: string, fields: { title?: string; description?: string | null }) {

@@ -4,7 +4,7 @@ import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { assetSrc, requireAddonAsset, requireGalleryMedia } from '../assets.js';
-import { nextPosition, placeAt, reorder, type SiblingSet, compact } from '../ordering.js';
+import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import type { AddonReader } from '../public-read.js';
 import { addonWrite, requireChild } from '../write.js';
 import { galleryRepository as repo } from './repository.js';
@@ -69,7 +69,13 @@ export class GalleryService implements AddonReader<GalleryDocument> {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const set = this.sections(organizationId, estateId);
       const id = newId();
-      await repo.insertSection(tx, organizationId, { id, estateId, title: input.title.trim(), description: input.description ?? null, position: await nextPosition(tx, set) });
+      await repo.insertSection(tx, organizationId, {
+        id,
+        estateId,
+        title: input.title.trim(),
+        description: input.description ?? null,
+        position: await nextPosition(tx, set),
+      });
       await placeAt(tx, set, id, input.order);
       return repo.section(tx, organizationId, estateId, id, this.srcPrefix);
     });
@@ -106,7 +112,14 @@ export class GalleryService implements AddonReader<GalleryDocument> {
       requireGalleryMedia(asset);
       const set = this.items(organizationId, estateId, sectionId);
       const id = newId();
-      await repo.insertItem(tx, organizationId, { id, estateId, assetId: asset.id, caption: input.caption ?? null, sectionId, position: await nextPosition(tx, set) });
+      await repo.insertItem(tx, organizationId, {
+        id,
+        estateId,
+        assetId: asset.id,
+        caption: input.caption ?? null,
+        sectionId,
+        position: await nextPosition(tx, set),
+      });
       await placeAt(tx, set, id, input.order);
       return repo.item(tx, organizationId, estateId, id, this.srcPrefix);
     });
@@ -123,7 +136,8 @@ export class GalleryService implements AddonReader<GalleryDocument> {
         assetId = asset.id;
       }
       let target = item.section_id;
-      if (input.sectionId !== undefined) target = input.sectionId === null ? null : (await this.requireSection(tx, organizationId, estateId, input.sectionId)).id;
+      if (input.sectionId !== undefined)
+        target = input.sectionId === null ? null : (await this.requireSection(tx, organizationId, estateId, input.sectionId)).id;
       const moving = target !== item.section_id;
       const fields: Parameters<typeof repo.updateItem>[3] = {};
       if (input.caption !== undefined) fields.caption = input.caption;

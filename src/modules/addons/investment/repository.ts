@@ -45,10 +45,14 @@ export const investmentRepository = {
   },
 
   async insertSection(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; description: string; position: number }) {
-    await db.query(
-      'INSERT INTO investment_sections (id, organization_id, estate_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6)',
-      [row.id, organizationId, row.estateId, row.title, row.description, row.position],
-    );
+    await db.query('INSERT INTO investment_sections (id, organization_id, estate_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6)', [
+      row.id,
+      organizationId,
+      row.estateId,
+      row.title,
+      row.description,
+      row.position,
+    ]);
   },
 
   async updateSection(db: Queryable, organizationId: string, id: string, fields: { title?: string; description?: string }) {
@@ -64,7 +68,11 @@ export const investmentRepository = {
     await db.query('DELETE FROM investment_sections WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   },
 
-  async insertFile(db: Queryable, organizationId: string, row: { id: string; estateId: string; sectionId: string; assetId: string; label: string; position: number }) {
+  async insertFile(
+    db: Queryable,
+    organizationId: string,
+    row: { id: string; estateId: string; sectionId: string; assetId: string; label: string; position: number },
+  ) {
     await db.query(
       `INSERT INTO investment_files (id, organization_id, estate_id, section_id, asset_id, label, position)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,

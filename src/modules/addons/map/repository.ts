@@ -129,7 +129,11 @@ export const mapRepository = {
     return rows[0]?.doc;
   },
 
-  async insertPoi(db: Queryable, organizationId: string, row: Required<Omit<PoiFields, 'customDistanceLabel'>> & { id: string; estateId: string; customDistanceLabel: string | null; position: number }) {
+  async insertPoi(
+    db: Queryable,
+    organizationId: string,
+    row: Required<Omit<PoiFields, 'customDistanceLabel'>> & { id: string; estateId: string; customDistanceLabel: string | null; position: number },
+  ) {
     await db.query(
       `INSERT INTO map_pois (id, organization_id, estate_id, category, label, lat, lng, custom_distance_label, position)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -142,7 +146,16 @@ export const mapRepository = {
       `UPDATE map_pois SET category = coalesce($3, category), label = coalesce($4, label), lat = coalesce($5, lat), lng = coalesce($6, lng),
          custom_distance_label = CASE WHEN $7::boolean THEN $8 ELSE custom_distance_label END, updated_at = now()
        WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id, f.category ?? null, f.label ?? null, f.lat ?? null, f.lng ?? null, f.customDistanceLabel !== undefined, f.customDistanceLabel ?? null],
+      [
+        organizationId,
+        id,
+        f.category ?? null,
+        f.label ?? null,
+        f.lat ?? null,
+        f.lng ?? null,
+        f.customDistanceLabel !== undefined,
+        f.customDistanceLabel ?? null,
+      ],
     );
   },
 

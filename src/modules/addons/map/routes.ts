@@ -15,19 +15,35 @@ export const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     base,
-    { config: { auth: 'public' }, schema: { tags, summary: 'Read the map (public; the owner also sees it while off)', params: EstateParams, response: readResponses(MapDocument) } },
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Read the map (public; the owner also sees it while off)', params: EstateParams, response: readResponses(MapDocument) },
+    },
     async (request, reply) => serveAddon(app.deps.db, cache, service, request, reply, request.params.estateId),
   );
 
   app.put(
     base,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Create or update the map configuration (only the fields sent)', security, params: EstateParams, body: PutMapBody, response: writeResponses(200, MapDocument) } },
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Create or update the map configuration (only the fields sent)',
+        security,
+        params: EstateParams,
+        body: PutMapBody,
+        response: writeResponses(200, MapDocument),
+      },
+    },
     async (request) => service.put(org(request), request.params.estateId, request.body),
   );
 
   app.delete(
     base,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Remove the configuration and every point of interest', security, params: EstateParams, response: deleteResponses() } },
+    {
+      config: { auth: 'partner' },
+      schema: { tags, summary: 'Remove the configuration and every point of interest', security, params: EstateParams, response: deleteResponses() },
+    },
     async (request, reply) => {
       await service.remove(org(request), request.params.estateId);
       return reply.code(204).send(null);
@@ -36,19 +52,42 @@ export const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     `${base}/pois`,
-    { config: { auth: 'partner', idempotent: true }, schema: { tags, summary: 'Add a point of interest', security, params: EstateParams, body: CreatePoiBody, response: writeResponses(201, Poi) } },
+    {
+      config: { auth: 'partner', idempotent: true },
+      schema: { tags, summary: 'Add a point of interest', security, params: EstateParams, body: CreatePoiBody, response: writeResponses(201, Poi) },
+    },
     async (request, reply) => reply.code(201).send(await service.createPoi(org(request), request.params.estateId, request.body)),
   );
 
   app.put(
     `${base}/pois/order`,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Order the points of interest', security, params: EstateParams, body: OrderBody, response: writeResponses(200, Type.Array(Poi)) } },
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Order the points of interest',
+        security,
+        params: EstateParams,
+        body: OrderBody,
+        response: writeResponses(200, Type.Array(Poi)),
+      },
+    },
     async (request) => service.orderPois(org(request), request.params.estateId, request.body.orderedIds),
   );
 
   app.patch(
     `${base}/pois/:poiId`,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Change a point of interest (only the fields sent)', security, params: PoiParams, body: UpdatePoiBody, response: writeResponses(200, Poi) } },
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Change a point of interest (only the fields sent)',
+        security,
+        params: PoiParams,
+        body: UpdatePoiBody,
+        response: writeResponses(200, Poi),
+      },
+    },
     async (request) => service.updatePoi(org(request), request.params.estateId, request.params.poiId, request.body),
   );
 

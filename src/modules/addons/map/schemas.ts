@@ -5,8 +5,14 @@ import { POI_CATEGORIES, TILE_STYLES } from './geo.js';
 
 const Lat = (description: string) => Type.Number({ minimum: -90, maximum: 90, description });
 const Lng = (description: string) => Type.Number({ minimum: -180, maximum: 180, description });
-const TileStyleSchema = Type.Union(TILE_STYLES.map((s) => Type.Literal(s)), { description: 'Base map style (complete list)' });
-const Category = Type.Union(POI_CATEGORIES.map((c) => Type.Literal(c)), { description: 'Category (complete list)' });
+const TileStyleSchema = Type.Union(
+  TILE_STYLES.map((s) => Type.Literal(s)),
+  { description: 'Base map style (complete list)' },
+);
+const Category = Type.Union(
+  POI_CATEGORIES.map((c) => Type.Literal(c)),
+  { description: 'Category (complete list)' },
+);
 const DistanceLabel = () => Nullable(Type.String({ maxLength: LIMITS.shortText, description: 'Replaces the computed distance wording' }));
 
 export const Poi = Type.Object({
@@ -31,7 +37,9 @@ export const MapDocument = Type.Object({
   defaultViewLng: Nullable(Type.Number()),
   logoAssetId: Nullable(Type.String()),
   logoAsset: Nullable(AddonAsset),
-  tiles: Nullable(Type.Object({ urlTemplate: Type.String(), attribution: Type.String({ description: 'HTML attribution the tile terms require' }), maxZoom: Type.Integer() })),
+  tiles: Nullable(
+    Type.Object({ urlTemplate: Type.String(), attribution: Type.String({ description: 'HTML attribution the tile terms require' }), maxZoom: Type.Integer() }),
+  ),
   pois: Type.Array(Poi),
 });
 

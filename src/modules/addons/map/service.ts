@@ -4,11 +4,11 @@ import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { assetSrc, requireAddonAsset, requireImage } from '../assets.js';
-import { compact, nextPosition, placeAt, reorder, type SiblingSet } from '../ordering.js';
+import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import type { AddonReader } from '../public-read.js';
 import { touchAddon } from '../state.js';
 import { addonWrite, requireChild, unprocessableField } from '../write.js';
-import { distanceLabel, haversineMeters, TILES, type TileStyle, type Tiles } from './geo.js';
+import { TILES, type TileStyle, type Tiles, distanceLabel, haversineMeters } from './geo.js';
 import { type MapConfigFields, type MapDocRow, type PoiFields, type PoiJson, mapRepository as repo } from './repository.js';
 
 export interface Poi extends PoiJson {
