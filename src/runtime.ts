@@ -14,10 +14,12 @@ export interface Runtime {
 
 /**
  * Opens the database the configuration names, migrated: PostgreSQL when DATABASE_URL is set,
- * otherwise embedded PGlite under DATA_DIR, guarded by the exclusive DATA_DIR lock.
+ * otherwise embedded PGlite under DATA_DIR, guarded by the exclusive DATA_DIR lock. The server also
+ * takes the lock when it keeps files on local disk (`ownsFiles`), so it alone cleans up after a crash.
  */
-export async function openRuntime(config: Readonly<Config>, purpose: string): Promise<Runtime> {
-  const lock = config.databaseUrl ? undefined : lockDataDir(config.dataDir, purpose);
+export async function openRuntime(config: Readonly<Config>, purpose: string, options: { ownsFiles?: boolean } = {}): Promise<Runtime> {
+  const needsLock = !config.databaseUrl || (options.ownsFiles === true && config.storage.driver === 'disk');
+  const lock = needsLock ? lockDataDir(config.dataDir, purpose) : undefined;
   try {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
     const applied = await migrate(db).catch(async (err: unknown) => {

@@ -1,12 +1,13 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { sweepOrphans } from './modules/assets/orphans.js';
 import { openRuntime } from './runtime.js';
 import { createBlobStore } from './storage/index.js';
 
 export async function startServer(): Promise<void> {
   const config = loadConfig();
-  const runtime = await openRuntime(config, 'server');
+  const runtime = await openRuntime(config, 'server', { ownsFiles: true });
   const storage = createBlobStore(config);
   const app = await buildApp({ config, db: runtime.db, storage });
 
@@ -33,12 +34,28 @@ export async function startServer(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
+    // Bytes an upload stored before a crash took its row (or a delete's row before its bytes).
+    // Alone on DATA_DIR with local files, nothing else can be writing, so everything unreferenced
+    // goes before the first request; with shared storage only objects older than any request.
+    if (runtime.lock && storage.driver === 'disk') {
+      const swept = await sweepOrphans(runtime.db, storage, new Date());
+      if (swept.objects + swept.temporary > 0) app.log.info(swept, 'removed files left by an interrupted upload or delete');
+    } else {
+      sweepOrphans(runtime.db, storage, new Date(Date.now() - ORPHAN_AGE_MS)).then(
+        (swept) => swept.objects > 0 && app.log.info(swept, 'removed stored objects without an asset'),
+        (err: unknown) => app.log.warn({ err }, 'orphan sweep failed; it runs again at the next start'),
+      );
+    }
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
+    await app.close().catch(() => undefined);
     await runtime.close();
     throw err;
   }
 }
+
+/** Older than any upload can run (request timeouts are minutes): such an object has no request left to finish it. */
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/server.js') || process.argv[1]?.endsWith('/server.ts');
 if (isMain) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -31,6 +31,12 @@ async function seed(server: ServerChild): Promise<{ key: string; buildingId: str
  * The server as a real process, killed and restarted. Runs on the embedded database under a temp
  * DATA_DIR, or (TEST_DATABASE=postgres) on a fresh PostgreSQL database.
  */
+/** Every file under a folder, recursively (partial writes included). */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+}
+
 describe(`server process on ${TEST_DATABASE}`, () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
@@ -119,6 +125,39 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     // It takes writes again.
     expect((await post(`${second.url}/api/v1/apartment`, key, { name: 'After restart', buildingId })).status).toBe(201);
 
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  }, 300_000);
+
+  it('SIGKILL during an upload leaves no asset and no file after restart', async () => {
+    const first = await start();
+    await waitReady(first);
+    const { key } = await seed(first);
+    const filesDir = path.join(dataDir, 'files');
+    const size = 8 * 1024 * 1024;
+    const boundary = 'killboundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`;
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const req = http.request(`${first.url}/api/v1/asset/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + boundary.length + 8 },
+    });
+    req.on('error', () => undefined); // the server dies under it
+    req.write(head);
+    req.write(Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024 - png.length, 1)]));
+    // Kill only once the server is writing the file: a partial write exists on disk.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && (await listFiles(filesDir)).length === 0) await new Promise((r) => setTimeout(r, 50));
+    expect((await listFiles(filesDir)).length).toBeGreaterThan(0);
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    req.destroy();
+
+    const second = await start();
+    await waitReady(second);
+    const assets = (await (await fetch(`${second.url}/api/v1/asset`, { headers: json(key) })).json()) as unknown[];
+    expect(assets).toEqual([]);
+    expect(await listFiles(filesDir)).toEqual([]);
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
   }, 300_000);

@@ -1,8 +1,6 @@
-import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { badRequest, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
-import type { BlobStore } from '../../storage/blob-store.js';
 
 export interface AddonAssetRow {
   id: string;
@@ -11,14 +9,7 @@ export interface AddonAssetRow {
   size_bytes: number;
 }
 
-/**
- * URL of an asset's file, the same rule as the assets module (the store's public URL, else the
- * service's /files/ route). Both forms are prefix + key, so the add-on SQL builds `src` with
- * assetSrc(config, storage, '') as prefix and documents need no per-item JavaScript.
- */
-export function assetSrc(config: Pick<Config, 'publicUrl'>, storage: Pick<BlobStore, 'publicUrl'>, storageKey: string): string {
-  return storage.publicUrl(storageKey) ?? `${config.publicUrl}/files/${storageKey}`;
-}
+export { assetSrc } from '../assets/src-url.js';
 
 /** JSON of the embedded `asset` object, for SQL whose assets alias is `a` and whose src prefix is `$prefixParam`. */
 export const assetJson = (prefixParam: string) =>

@@ -7,6 +7,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
 import { openRemoteFile } from './fetch-remote.js';
 import { ingest } from './ingest.js';
+import { assetSrc } from './src-url.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
 import { MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
 
@@ -49,7 +50,7 @@ export class AssetsService {
     return {
       id: row.id,
       name: row.name,
-      src: this.storage.publicUrl(row.storage_key) ?? `${this.config.publicUrl}/files/${row.storage_key}`,
+      src: assetSrc(this.config, this.storage, row.storage_key),
       mimeType: row.mime_type,
       sizeBytes: row.size_bytes,
       createdAt: iso(row.created_at)!,
