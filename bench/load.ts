@@ -14,8 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createTestDatabaseUrl } from '../test/helpers/database.js';
 import { projectRoot } from '../src/paths.js';
+import { createTestDatabaseUrl } from '../test/helpers/database.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,7 +31,10 @@ const READERS = Number(args.readers);
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
 // A 1x1 PNG: real image bytes so the gallery accepts it.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
+  'hex',
+);
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();
@@ -103,7 +106,8 @@ async function seed(base: string) {
   for (let s = 0; s < 3; s++) {
     const section = await must(base, 'POST', `${g}/sections`, key, { title: `Section ${s}`, description: 'Views' });
     sections.push(section.id);
-    for (let i = 0; i < 20; i++) await must(base, 'POST', `${g}/items`, key, { assetId: assets[i % assets.length], caption: `Item ${i}`, sectionId: section.id });
+    for (let i = 0; i < 20; i++)
+      await must(base, 'POST', `${g}/items`, key, { assetId: assets[i % assets.length], caption: `Item ${i}`, sectionId: section.id });
   }
   for (const addon of ['investment', 'map', 'downloads']) await must(base, 'PUT', `/api/v1/estates/${estate.id}/${addon}`, key, { enabled: true });
   return { key, estateId: estate.id as string, buildingId: building.id as string, assets, sections };
@@ -135,7 +139,12 @@ async function writer(base: string, world: Awaited<ReturnType<typeof seed>>, id:
     if (n % 5 === 0) await timed('GET', `/api/v1/apartment?buildingId=${world.buildingId}&limit=50`);
     if (n % 10 === 0) {
       const section = world.sections[n % world.sections.length];
-      const item = await timed('POST', `/api/v1/estates/${world.estateId}/gallery/items`, { assetId: world.assets[0], caption: `Live ${id}-${n}`, sectionId: section, order: 0 });
+      const item = await timed('POST', `/api/v1/estates/${world.estateId}/gallery/items`, {
+        assetId: world.assets[0],
+        caption: `Live ${id}-${n}`,
+        sectionId: section,
+        order: 0,
+      });
       if (item.status === 201) await timed('DELETE', `/api/v1/estates/${world.estateId}/gallery/items/${item.json.id}`);
     }
   }
@@ -155,7 +164,16 @@ async function run(engine: 'pglite' | 'postgres') {
     const world = await seed(base);
     const rssStart = await rssKb(child.pid!);
     let rssPeak = rssStart;
-    const sampler = setInterval(() => void rssKb(child.pid!).then((kb) => (rssPeak = Math.max(rssPeak, kb)), () => undefined), 250);
+    const sampler = setInterval(
+      () =>
+        void rssKb(child.pid!).then(
+          (kb) => {
+            rssPeak = Math.max(rssPeak, kb);
+          },
+          () => undefined,
+        ),
+      250,
+    );
 
     const until = Date.now() + DURATION_S * 1000;
     const stats: WriterStats = { latencies: [], errors: 0, acknowledged: [] };
@@ -175,7 +193,8 @@ async function run(engine: 'pglite' | 'postgres') {
     const missing = stats.acknowledged.filter((id) => !stored.has(id));
     const gallery = await must(base, 'GET', `/api/v1/estates/${world.estateId}/gallery`, world.key);
     const contiguous = (items: Array<{ order: number }>) => items.every((item, i) => item.order === i);
-    const positionsOk = contiguous(gallery.sections) && gallery.sections.every((s: { items: Array<{ order: number }> }) => contiguous(s.items)) && contiguous(gallery.items);
+    const positionsOk =
+      contiguous(gallery.sections) && gallery.sections.every((s: { items: Array<{ order: number }> }) => contiguous(s.items)) && contiguous(gallery.items);
 
     const sorted = [...stats.latencies].sort((x, y) => x - y);
     const result = {

@@ -12,7 +12,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
-import { createServices, type Services } from './services.js';
+import { type Services, createServices } from './services.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 export interface AppDeps {
@@ -96,8 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Project Publishing Service',
         version: '1.0.0',
-        description:
-          'Estates, buildings, apartments, assets, inquiries and the four public-page add-ons of a real-estate development.',
+        description: 'Estates, buildings, apartments, assets, inquiries and the four public-page add-ons of a real-estate development.',
       },
       servers: [{ url: config.publicUrl }],
       components: {

@@ -50,12 +50,7 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
  * developer's own domain. The partner surface answers CORS only for CORS_ORIGINS (none by default),
  * because a key must not be used from a browser page of another site.
  */
-function applyCors(
-  auth: string | undefined,
-  origin: string,
-  allowedOrigins: string[],
-  reply: { header: (k: string, v: string) => unknown },
-): void {
+function applyCors(auth: string | undefined, origin: string, allowedOrigins: string[], reply: { header: (k: string, v: string) => unknown }): void {
   if (allowedOrigins.includes('*') || allowedOrigins.includes(origin)) {
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'origin');

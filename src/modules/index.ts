@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { addonRoutes } from './addons/routes.js';
 import { apartmentRoutes } from './apartments/routes.js';
 import { assetRoutes } from './assets/routes.js';
-import { fileRoutes } from './files/routes.js';
 import { buildingRoutes } from './buildings/routes.js';
 import { estateRoutes } from './estates/routes.js';
+import { fileRoutes } from './files/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { inquiryRoutes } from './inquiries/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes } from './organizations/routes.js';
-import { inquiryRoutes } from './inquiries/routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
 

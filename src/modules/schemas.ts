@@ -4,8 +4,8 @@ import { ApartmentSchema } from './apartments/schemas.js';
 import { AssetSchema } from './assets/schemas.js';
 import { BuildingSchema } from './buildings/schemas.js';
 import { EstateSchema } from './estates/schemas.js';
-import { NavigatorSchema } from './navigators/schemas.js';
 import { InquirySchema } from './inquiries/schemas.js';
+import { NavigatorSchema } from './navigators/schemas.js';
 import { OrganizationSchema } from './organizations/schemas.js';
 import { PanoramaSchema } from './panoramas/schemas.js';
 import { UserSchema } from './users/schemas.js';
@@ -14,4 +14,15 @@ import { UserSchema } from './users/schemas.js';
  * Schemas with an $id, shared by reference: registered once with app.addSchema, they become
  * components/schemas of the OpenAPI document. A schema must follow those it references.
  */
-export const SHARED_SCHEMAS: TSchema[] = [ErrorSchema, OrganizationSchema, BuildingSchema, EstateSchema, NavigatorSchema, ApartmentSchema, AssetSchema, UserSchema, InquirySchema, PanoramaSchema];
+export const SHARED_SCHEMAS: TSchema[] = [
+  ErrorSchema,
+  OrganizationSchema,
+  BuildingSchema,
+  EstateSchema,
+  NavigatorSchema,
+  ApartmentSchema,
+  AssetSchema,
+  UserSchema,
+  InquirySchema,
+  PanoramaSchema,
+];

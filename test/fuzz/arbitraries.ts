@@ -4,7 +4,21 @@ import fc from 'fast-check';
 export const nastyString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '../../etc/passwd', '%00', '\u202e', '😀'.repeat(3), 'null', 'NaN', '-1', '1e309', "'; DROP TABLE estates; --"),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '../../etc/passwd',
+    '%00',
+    '\u202e',
+    '😀'.repeat(3),
+    'null',
+    'NaN',
+    '-1',
+    '1e309',
+    "'; DROP TABLE estates; --",
+  ),
   fc.integer({ min: 199, max: 260 }).map((n) => 'x'.repeat(n)),
   fc.constantFrom(5_000, 20_001, 100_001).map((n) => 'y'.repeat(n)),
 );
@@ -65,12 +79,22 @@ export function bodyFor(schema: JsonSchema | undefined, valid: Record<string, un
       const props = schema.properties ?? {};
       const entries: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, s] of Object.entries(props)) {
-        entries[k] = fc.oneof({ weight: 3, arbitrary: valid[k] !== undefined ? fc.constant(valid[k]) : bodyFor(s, valid, depth + 1) }, { weight: 1, arbitrary: bodyFor(s, valid, depth + 1) }, { weight: 1, arbitrary: nastyJson });
+        entries[k] = fc.oneof(
+          { weight: 3, arbitrary: valid[k] !== undefined ? fc.constant(valid[k]) : bodyFor(s, valid, depth + 1) },
+          { weight: 1, arbitrary: bodyFor(s, valid, depth + 1) },
+          { weight: 1, arbitrary: nastyJson },
+        );
       }
-      return fc.tuple(fc.record(entries, { requiredKeys: [] }), fc.option(fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), protoKeys), nastyJson, { maxKeys: 2 }))).map(([o, extra]) => ({ ...o, ...(extra ?? {}) }));
+      return fc
+        .tuple(fc.record(entries, { requiredKeys: [] }), fc.option(fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), protoKeys), nastyJson, { maxKeys: 2 })))
+        .map(([o, extra]) => ({ ...o, ...(extra ?? {}) }));
     }
     case 'array':
-      return fc.oneof(fc.array(bodyFor(schema.items, valid, depth + 1), { maxLength: 5 }), fc.constant(Array.from({ length: 5_001 }, () => ({ name: 'x' }))), nastyJson);
+      return fc.oneof(
+        fc.array(bodyFor(schema.items, valid, depth + 1), { maxLength: 5 }),
+        fc.constant(Array.from({ length: 5_001 }, () => ({ name: 'x' }))),
+        nastyJson,
+      );
     case 'string': {
       const around = schema.maxLength ? fc.constantFrom(schema.maxLength, schema.maxLength + 1).map((n) => 'z'.repeat(n)) : nastyString;
       return fc.oneof(nastyString, around, fc.constantFrom('2026-01-01T00:00:00Z', 'not-a-date', 'https://example.com/a.png', 'javascript:alert(1)'));

@@ -140,7 +140,11 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     const req = http.request(`${first.url}/api/v1/asset/upload`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + boundary.length + 8 },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': head.length + size + boundary.length + 8,
+      },
     });
     req.on('error', () => undefined); // the server dies under it
     req.write(head);

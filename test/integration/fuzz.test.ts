@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
-import { createProject } from '../helpers/factories.js';
 import { bodyFor, deepNesting, nastyJson, nastyString } from '../fuzz/arbitraries.js';
 import { integrityViolations } from '../fuzz/integrity.js';
+import { ADMIN_TOKEN, type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { createProject } from '../helpers/factories.js';
 
 /**
  * Property-based fuzzing over every operation of the OpenAPI document: random and boundary bodies,
@@ -47,7 +47,10 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const project = await createProject(t, a.key);
     ids = { estateId: project.estate.id, buildingId: project.building.id, apartmentId: project.apartment.id, organizationId: a.id };
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> }; parameters?: Array<{ in: string; name: string }> }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> }; parameters?: Array<{ in: string; name: string }> }>
+      >;
     };
     operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => ({
@@ -64,59 +67,71 @@ describe('fuzzing every route of the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThan(10);
   });
 
-  it('never answers 5xx and always answers errors in the spec shape', async () => {
-    const validIds = () => Object.values(ids);
-    const pathArb = (path: string) =>
-      fc
-        .tuple(...(path.match(/\{[^}]+\}/g) ?? []).map(() => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...validIds()) }, { weight: 1, arbitrary: nastyString })))
-        .map((values) => {
-          let i = 0;
-          return path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(values[i++])));
-        });
+  it(
+    'never answers 5xx and always answers errors in the spec shape',
+    async () => {
+      const validIds = () => Object.values(ids);
+      const pathArb = (path: string) =>
+        fc
+          .tuple(
+            ...(path.match(/\{[^}]+\}/g) ?? []).map(() =>
+              fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...validIds()) }, { weight: 1, arbitrary: nastyString }),
+            ),
+          )
+          .map((values) => {
+            let i = 0;
+            return path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(values[i++])));
+          });
 
-    const request = fc.constantFrom(...operations).chain((op) =>
-      fc.record({
-        op: fc.constant(op),
-        url: pathArb(op.path),
-        query: fc.dictionary(fc.oneof(fc.constantFrom(...(op.queryNames.length ? op.queryNames : ['x'])), fc.string({ maxLength: 6 })), nastyString.map(String), { maxKeys: 3 }),
-        body: fc.oneof(
-          { weight: 5, arbitrary: bodyFor(op.bodySchema as never, ids) },
-          { weight: 1, arbitrary: nastyJson },
-          { weight: 1, arbitrary: deepNesting },
-          { weight: 1, arbitrary: fc.constantFrom('{"a":', '[]', '"str"', 'null', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}') },
-        ),
-        auth: fc.constantFrom('owner', 'owner', 'owner', 'none', 'admin'),
-        contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=utf-16'),
-      }),
-    );
+      const request = fc.constantFrom(...operations).chain((op) =>
+        fc.record({
+          op: fc.constant(op),
+          url: pathArb(op.path),
+          query: fc.dictionary(
+            fc.oneof(fc.constantFrom(...(op.queryNames.length ? op.queryNames : ['x'])), fc.string({ maxLength: 6 })),
+            nastyString.map(String),
+            { maxKeys: 3 },
+          ),
+          body: fc.oneof(
+            { weight: 5, arbitrary: bodyFor(op.bodySchema as never, ids) },
+            { weight: 1, arbitrary: nastyJson },
+            { weight: 1, arbitrary: deepNesting },
+            { weight: 1, arbitrary: fc.constantFrom('{"a":', '[]', '"str"', 'null', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}') },
+          ),
+          auth: fc.constantFrom('owner', 'owner', 'owner', 'none', 'admin'),
+          contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=utf-16'),
+        }),
+      );
 
-    await fc.assert(
-      fc.asyncProperty(request, async ({ op, url, query, body, auth, contentType }) => {
-        const hasBody = !['GET', 'DELETE', 'HEAD'].includes(op.method);
-        const payload = hasBody ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined;
-        const search = new URLSearchParams(query).toString();
-        const res = await t.app.inject({
-          method: op.method as never,
-          url: search ? `${url}?${search}` : url,
-          headers: {
-            ...(auth === 'owner' ? { authorization: `Bearer ${a.key}` } : auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
-            ...(hasBody ? { 'content-type': contentType } : {}),
-          },
-          ...(payload !== undefined ? { payload } : {}),
-        });
-        countAcknowledged(op.method, op.path, res.statusCode, res.body);
-        if (res.statusCode >= 500) throw new Error(`${op.method} ${url} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
-        if (res.statusCode >= 400) {
-          const parsed = res.json() as { statusCode: unknown; message: unknown; error: unknown };
-          if (parsed.statusCode !== res.statusCode || typeof parsed.message !== 'string' || typeof parsed.error !== 'string') {
-            throw new Error(`${op.method} ${url} -> ${res.statusCode} with a body not in the error shape: ${res.body.slice(0, 300)}`);
+      await fc.assert(
+        fc.asyncProperty(request, async ({ op, url, query, body, auth, contentType }) => {
+          const hasBody = !['GET', 'DELETE', 'HEAD'].includes(op.method);
+          const payload = hasBody ? (typeof body === 'string' ? body : JSON.stringify(body)) : undefined;
+          const search = new URLSearchParams(query).toString();
+          const res = await t.app.inject({
+            method: op.method as never,
+            url: search ? `${url}?${search}` : url,
+            headers: {
+              ...(auth === 'owner' ? { authorization: `Bearer ${a.key}` } : auth === 'admin' ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+              ...(hasBody ? { 'content-type': contentType } : {}),
+            },
+            ...(payload !== undefined ? { payload } : {}),
+          });
+          countAcknowledged(op.method, op.path, res.statusCode, res.body);
+          if (res.statusCode >= 500) throw new Error(`${op.method} ${url} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
+          if (res.statusCode >= 400) {
+            const parsed = res.json() as { statusCode: unknown; message: unknown; error: unknown };
+            if (parsed.statusCode !== res.statusCode || typeof parsed.message !== 'string' || typeof parsed.error !== 'string') {
+              throw new Error(`${op.method} ${url} -> ${res.statusCode} with a body not in the error shape: ${res.body.slice(0, 300)}`);
+            }
           }
-        }
-      }),
-      { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), verbose: 1 },
-    );
-    expect(Object.getPrototypeOf({}).admin, 'prototype polluted').toBeUndefined();
-  }, RUNS * 40 + 30_000);
+        }),
+        { numRuns: RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), verbose: 1 },
+      );
+      expect(Object.getPrototypeOf({}).admin, 'prototype polluted').toBeUndefined();
+    },
+    RUNS * 40 + 30_000,
+  );
 
   it('leaves no partial writes and no broken references', async () => {
     expect(await integrityViolations(t.db)).toEqual([]);

@@ -1,5 +1,5 @@
-import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -80,7 +80,12 @@ describe('PostgreSQL stopped mid-traffic', () => {
     const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: dataDir, DATABASE_URL: viaRelay.toString(), LOG_LEVEL: 'silent' });
     app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false });
     await app.ready();
-    const org = await app.inject({ method: 'POST', url: '/api/v1/admin/organizations', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Outage' } });
+    const org = await app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/organizations',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { name: 'Outage' },
+    });
     key = org.json().apiKey;
   });
 
@@ -92,8 +97,7 @@ describe('PostgreSQL stopped mid-traffic', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const createEstate = (name: string) =>
-    app.inject({ method: 'POST', url: '/api/v1/estate', headers: { authorization: `Bearer ${key}` }, payload: { name } });
+  const createEstate = (name: string) => app.inject({ method: 'POST', url: '/api/v1/estate', headers: { authorization: `Bearer ${key}` }, payload: { name } });
 
   it('answers 503 in the error shape while the database is gone, reports it in readiness, and recovers by itself', async () => {
     const before = await createEstate('Before outage');

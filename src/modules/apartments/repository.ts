@@ -136,10 +136,9 @@ export const apartmentsRepository = {
       return record;
     });
     const cols = INSERT_COLUMNS.join(', ');
-    return db.query<ApartmentRow>(
-      `INSERT INTO apartments (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::apartments, $1::jsonb) RETURNING *`,
-      [JSON.stringify(records)],
-    );
+    return db.query<ApartmentRow>(`INSERT INTO apartments (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::apartments, $1::jsonb) RETURNING *`, [
+      JSON.stringify(records),
+    ]);
   },
 
   async get(db: Queryable, organizationId: string, id: string, lock = false): Promise<ApartmentRow | undefined> {
@@ -164,9 +163,7 @@ export const apartmentsRepository = {
       where.push(`estate_id = $${params.length}`);
     }
     const clause = where.join(' AND ');
-    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM apartments WHERE ${clause}`, params)) as [
-      { count: number },
-    ];
+    const [{ count }] = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM apartments WHERE ${clause}`, params)) as [{ count: number }];
     params.push(filter.offset, filter.limit);
     const rows = await db.query<ApartmentRow>(
       `SELECT * FROM apartments WHERE ${clause} ORDER BY created_at, id OFFSET $${params.length - 1} LIMIT $${params.length}`,

@@ -24,9 +24,16 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/apartment',
     {
       config: { auth: 'partner', idempotent: true },
-      schema: { tags, summary: 'Create an apartment in a building', security, body: CreateApartmentBody, response: { 201: Type.Ref(ApartmentSchema), ...partnerErrors(409, 413) } },
+      schema: {
+        tags,
+        summary: 'Create an apartment in a building',
+        security,
+        body: CreateApartmentBody,
+        response: { 201: Type.Ref(ApartmentSchema), ...partnerErrors(409, 413) },
+      },
     },
-    async (request, reply) => reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, APARTMENT_IGNORED) as never)),
+    async (request, reply) =>
+      reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, APARTMENT_IGNORED) as never)),
   );
 
   app.post(
@@ -52,7 +59,13 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/apartment',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'List apartments (every match unless limit is given)', security, querystring: ListApartmentsQuery, response: { 200: ApartmentList, ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'List apartments (every match unless limit is given)',
+        security,
+        querystring: ListApartmentsQuery,
+        response: { 200: ApartmentList, ...partnerErrors() },
+      },
     },
     async (request) => service.list(requireAuth(request).organizationId, request.query),
   );
@@ -61,7 +74,13 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/apartment/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Read an apartment with its building', security, params: IdParams, response: { 200: Type.Ref(ApartmentSchema), ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'Read an apartment with its building',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref(ApartmentSchema), ...partnerErrors() },
+      },
     },
     async (request) => service.get(requireAuth(request).organizationId, request.params.id),
   );

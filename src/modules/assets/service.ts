@@ -7,9 +7,9 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
 import { openRemoteFile } from './fetch-remote.js';
 import { ingest } from './ingest.js';
-import { assetSrc } from './src-url.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
 import { MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
+import { assetSrc } from './src-url.js';
 
 export interface Asset {
   id: string;

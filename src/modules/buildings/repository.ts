@@ -43,10 +43,10 @@ export const buildingsRepository = {
 
   async listByEstates(db: Queryable, organizationId: string, estateIds: string[]): Promise<BuildingRow[]> {
     if (estateIds.length === 0) return [];
-    return db.query<BuildingRow>(
-      'SELECT * FROM buildings WHERE organization_id = $1 AND estate_id = ANY($2::uuid[]) ORDER BY created_at, id',
-      [organizationId, estateIds],
-    );
+    return db.query<BuildingRow>('SELECT * FROM buildings WHERE organization_id = $1 AND estate_id = ANY($2::uuid[]) ORDER BY created_at, id', [
+      organizationId,
+      estateIds,
+    ]);
   },
 
   update(db: Queryable, organizationId: string, id: string, fields: BuildingFields): Promise<BuildingRow | undefined> {

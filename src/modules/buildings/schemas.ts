@@ -7,22 +7,23 @@ export const Feature = Type.Object(
   {
     name: Name('Feature name'),
     description: Type.Optional(Nullable(Description())),
-    type: Type.Union(FEATURE_TYPES.map((t) => Type.Literal(t)), { description: 'Feature kind (complete list)' }),
+    type: Type.Union(
+      FEATURE_TYPES.map((t) => Type.Literal(t)),
+      { description: 'Feature kind (complete list)' },
+    ),
   },
   { additionalProperties: false },
 );
 
 const buildingProperties = {
-    id: Type.String(),
-    estateId: Type.String(),
-    name: Type.String(),
-    description: Nullable(Type.String()),
-    features: Type.Array(
-      Type.Object({ name: Type.String(), description: Nullable(Type.String()), type: Type.String() }),
-    ),
-    source: Nullable(Type.String()),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+  id: Type.String(),
+  estateId: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  features: Type.Array(Type.Object({ name: Type.String(), description: Nullable(Type.String()), type: Type.String() })),
+  source: Nullable(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
 };
 
 export const BuildingSchema = Type.Object(buildingProperties, { $id: 'Building', title: 'Building' });
@@ -37,10 +38,7 @@ const writable = {
 
 export const BUILDING_IGNORED = ['id', 'createdAt', 'updatedAt'];
 
-export const CreateBuildingBody = withIgnored(
-  { name: Name('Building name'), estateId: Id('Estate the building belongs to'), ...writable },
-  BUILDING_IGNORED,
-);
+export const CreateBuildingBody = withIgnored({ name: Name('Building name'), estateId: Id('Estate the building belongs to'), ...writable }, BUILDING_IGNORED);
 
 export const UpdateBuildingBody = withIgnored(
   { name: Type.Optional(Name('Building name')), estateId: Type.Optional(Id('Must equal the current estate; buildings do not move')), ...writable },

@@ -15,9 +15,16 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/estate',
     {
       config: { auth: 'partner', idempotent: true },
-      schema: { tags, summary: 'Create an estate (project)', security, body: CreateEstateBody, response: { 201: Type.Ref(EstateSchema), ...partnerErrors(409, 413) } },
+      schema: {
+        tags,
+        summary: 'Create an estate (project)',
+        security,
+        body: CreateEstateBody,
+        response: { 201: Type.Ref(EstateSchema), ...partnerErrors(409, 413) },
+      },
     },
-    async (request, reply) => reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, ESTATE_IGNORED) as never)),
+    async (request, reply) =>
+      reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, ESTATE_IGNORED) as never)),
   );
 
   app.post(
@@ -42,7 +49,13 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/estate',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'List the organization’s estates, newest first', security, querystring: ListEstatesQuery, response: { 200: Type.Array(EstateSchema), ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'List the organization’s estates, newest first',
+        security,
+        querystring: ListEstatesQuery,
+        response: { 200: Type.Array(EstateSchema), ...partnerErrors() },
+      },
     },
     async (request) => service.list(requireAuth(request).organizationId, request.query),
   );
@@ -51,7 +64,13 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/estate/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Read an estate with its buildings and organization', security, params: IdParams, response: { 200: Type.Ref(EstateSchema), ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'Read an estate with its buildings and organization',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref(EstateSchema), ...partnerErrors() },
+      },
     },
     async (request) => service.get(requireAuth(request).organizationId, request.params.id),
   );
@@ -60,7 +79,14 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/estate/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Change an estate (only the fields sent)', security, params: IdParams, body: UpdateEstateBody, response: { 200: Type.Ref(EstateSchema), ...partnerErrors(409, 413) } },
+      schema: {
+        tags,
+        summary: 'Change an estate (only the fields sent)',
+        security,
+        params: IdParams,
+        body: UpdateEstateBody,
+        response: { 200: Type.Ref(EstateSchema), ...partnerErrors(409, 413) },
+      },
     },
     async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, ESTATE_IGNORED) as never),
   );

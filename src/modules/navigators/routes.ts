@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { notFound } from '../../errors.js';
 import { requireAuth } from '../../http/auth.js';
 import { IdParams, partnerErrors } from '../../http/schemas.js';
-import { notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { navigatorsRepository, toNavigator } from './repository.js';
 import { NavigatorSchema } from './schemas.js';
@@ -12,7 +12,13 @@ export const navigatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/navigator/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags: ['Estates'], summary: 'Read a navigator', security: [{ apiKey: [] }], params: IdParams, response: { 200: Type.Ref(NavigatorSchema), ...partnerErrors() } },
+      schema: {
+        tags: ['Estates'],
+        summary: 'Read a navigator',
+        security: [{ apiKey: [] }],
+        params: IdParams,
+        response: { 200: Type.Ref(NavigatorSchema), ...partnerErrors() },
+      },
     },
     async (request) => {
       const { organizationId } = requireAuth(request);

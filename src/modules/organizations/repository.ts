@@ -19,10 +19,11 @@ export interface ApiKeyRow {
 
 export const organizationsRepository = {
   async insert(db: Queryable, org: { id: string; name: string; featureFlags: string[] }): Promise<OrganizationRow> {
-    const rows = await db.query<OrganizationRow>(
-      'INSERT INTO organizations (id, name, feature_flags) VALUES ($1, $2, $3) RETURNING *',
-      [org.id, org.name, org.featureFlags],
-    );
+    const rows = await db.query<OrganizationRow>('INSERT INTO organizations (id, name, feature_flags) VALUES ($1, $2, $3) RETURNING *', [
+      org.id,
+      org.name,
+      org.featureFlags,
+    ]);
     return rows[0]!;
   },
 
@@ -58,10 +59,7 @@ export const organizationsRepository = {
   },
 
   async revokeKey(db: Queryable, keyId: string): Promise<boolean> {
-    const rows = await db.query<{ id: string }>(
-      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-      [keyId],
-    );
+    const rows = await db.query<{ id: string }>('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id', [keyId]);
     return rows.length > 0;
   },
 

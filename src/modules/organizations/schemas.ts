@@ -9,7 +9,10 @@ export const OrganizationSchema = Type.Object(
   { $id: 'Organization', title: 'Organization' },
 );
 
-export const CreateOrganizationBody = Type.Object({ name: Name('Organization name'), featureFlags: Type.Optional(FeatureFlags) }, { additionalProperties: false });
+export const CreateOrganizationBody = Type.Object(
+  { name: Name('Organization name'), featureFlags: Type.Optional(FeatureFlags) },
+  { additionalProperties: false },
+);
 
 export const CreatedOrganization = Type.Object({
   organization: Type.Ref(OrganizationSchema),
