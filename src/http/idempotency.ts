@@ -129,8 +129,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     return reply.code(row.status_code!).send(row.response_body ?? '');
   };
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config?.idempotent) return;
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = readKey(request);
     if (key === undefined) return;
     await purge(request);
@@ -170,7 +169,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       return replay(reply, row);
     }
     throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
-  });
+  };
 
   const release = async (request: FastifyRequest, claimed: Claim) => {
     claimed.settled = true;
@@ -180,7 +179,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   };
 
   // Stored before the answer leaves, so a client retrying right after receiving it gets the replay.
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claimed = request.idempotency;
     if (!claimed || claimed.settled) return payload;
     const status = reply.statusCode;
@@ -202,12 +201,25 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       )
       .catch((err) => request.log.error({ err }, 'idempotency response could not be stored'));
     return payload;
-  });
+  };
 
   // A request that ends without onSend (aborted connection) must not hold its key until it goes stale.
   const settle = async (request: FastifyRequest) => {
     if (request.idempotency && !request.idempotency.settled) await release(request, request.idempotency);
   };
-  app.addHook('onResponse', settle);
-  app.addHook('onRequestAbort', settle);
+
+  // Route-level hooks on the creating routes only: every other request (the public reads above
+  // all) pays nothing for idempotency.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    const hooks = route as unknown as Record<string, unknown>;
+    const attach = (name: string, fn: unknown) => {
+      const existing = hooks[name];
+      hooks[name] = existing === undefined ? [fn] : [...[existing].flat(), fn];
+    };
+    attach('preHandler', preHandler);
+    attach('onSend', onSend);
+    attach('onResponse', settle);
+    attach('onRequestAbort', settle);
+  });
 }

@@ -21,7 +21,8 @@ interface Entry {
   generation: number;
   version: number;
   organizationId: string;
-  body: string;
+  /** Encoded once: a hit writes these bytes as they are, with no per-request UTF-8 encoding. */
+  body: Buffer;
   etag: string;
 }
 
@@ -101,7 +102,7 @@ export class PublicDocumentCache {
   }
 }
 
-const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -152,7 +153,7 @@ export async function serveAddon<D extends { enabled: boolean }>(
       version = built.version;
       if (built.doc.enabled) doc = built.doc;
     }
-    const body = reply.serialize(doc) as string;
+    const body = Buffer.from(reply.serialize(doc) as string);
     entry = { generation, version, organizationId: state.organizationId, body, etag: etagOf(body) };
   } else entry = { ...entry, generation };
   cache.store(key, entry);
