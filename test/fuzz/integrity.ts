@@ -14,6 +14,38 @@ export const INTEGRITY_QUERIES: Record<string, string> = {
     SELECT n.id FROM navigators n JOIN estates e ON e.id = n.reference_id WHERE n.organization_id <> e.organization_id`,
   'estate pointing at a missing navigator': `
     SELECT e.id FROM estates e WHERE e.navigator_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM navigators n WHERE n.id = e.navigator_id)`,
+  ...Object.fromEntries(
+    (
+      [
+        ['investment_sections', 'estate_id'],
+        ['investment_files', 'section_id'],
+        ['gallery_sections', 'estate_id'],
+        ['gallery_items', 'estate_id, section_id'],
+        ['map_pois', 'estate_id'],
+        ['downloads_groups', 'estate_id'],
+        ['downloads_items', 'group_id'],
+      ] as const
+    ).flatMap(([table, siblings]) => [
+      [
+        `${table}: positions not 0..n-1 within (${siblings})`,
+        `SELECT min(id::text) AS id FROM ${table} GROUP BY ${siblings} HAVING min(position) <> 0 OR max(position) <> count(*) - 1`,
+      ],
+      [
+        `${table}: another organization than its estate`,
+        `SELECT c.id FROM ${table} c JOIN estates e ON e.id = c.estate_id WHERE c.organization_id <> e.organization_id`,
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    (['investment_files', 'gallery_items', 'downloads_items'] as const).map((table) => [
+      `${table}: an asset of another organization, or a missing one`,
+      `SELECT c.id FROM ${table} c LEFT JOIN assets a ON a.id = c.asset_id WHERE a.id IS NULL OR a.organization_id <> c.organization_id`,
+    ]),
+  ),
+  'map logo of another organization': `
+    SELECT m.estate_id AS id FROM map_configs m JOIN assets a ON a.id = m.logo_asset_id WHERE a.organization_id <> m.organization_id`,
+  'inquiry of another organization than its estate': `
+    SELECT i.id FROM inquiries i JOIN estates e ON e.id = i.estate_id WHERE i.organization_id <> e.organization_id`,
 };
 
 export async function integrityViolations(db: Queryable): Promise<string[]> {

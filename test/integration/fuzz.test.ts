@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyFor, deepNesting, nastyJson, nastyString } from '../fuzz/arbitraries.js';
+import { bodyFor, deepNesting, nastyJson, nastyString, validFor } from '../fuzz/arbitraries.js';
 import { integrityViolations } from '../fuzz/integrity.js';
 import { ADMIN_TOKEN, type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createProject } from '../helpers/factories.js';
+import { multipart, png } from './assets-fixtures.js';
 
 /**
  * Property-based fuzzing over every operation of the OpenAPI document: random and boundary bodies,
@@ -46,6 +47,21 @@ describe('fuzzing every route of the OpenAPI document', () => {
     a = await t.createOrg('Fuzz A');
     const project = await createProject(t, a.key);
     ids = { estateId: project.estate.id, buildingId: project.building.id, apartmentId: project.apartment.id, organizationId: a.id };
+    // Real children to aim at, so hostile bodies also reach the add-on and asset write paths.
+    const upload = multipart({ filename: 'fuzz.png', type: 'image/png', data: png() });
+    const asset = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body: upload.body, headers: upload.headers });
+    ids.assetId = asset.json().id;
+    const logo = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body: upload.body, headers: upload.headers });
+    ids.logoAssetId = logo.json().id;
+    const base = `/api/v1/estates/${ids.estateId}`;
+    for (const addon of ['investment', 'gallery', 'map', 'downloads'])
+      await t.request({ method: 'PUT', url: `${base}/${addon}`, key: a.key, body: { enabled: true } });
+    ids.sectionId = (await t.request({ method: 'POST', url: `${base}/gallery/sections`, key: a.key, body: { title: 'Fuzz' } })).json().id;
+    ids.groupId = (await t.request({ method: 'POST', url: `${base}/downloads/groups`, key: a.key, body: { title: 'Fuzz' } })).json().id;
+    ids.investmentSectionId = (
+      await t.request({ method: 'POST', url: `${base}/investment/sections`, key: a.key, body: { title: 'Fuzz', description: '<p>x</p>' } })
+    ).json().id;
+    for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fuzz world: ${name} was not created`);
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
       paths: Record<
         string,
@@ -71,11 +87,22 @@ describe('fuzzing every route of the OpenAPI document', () => {
     'never answers 5xx and always answers errors in the spec shape',
     async () => {
       const validIds = () => Object.values(ids);
-      const pathArb = (path: string) =>
+      // A path parameter gets the world's id of its own name most of the time, any id or hostile text otherwise.
+      const idsFor = (param: string) => {
+        const named = Object.entries(ids).filter(([k]) => k === param || (param === 'sectionId' && k.endsWith('ectionId')));
+        return named.length ? named.map(([, v]) => v) : validIds();
+      };
+      const pathArb = (path: string, strict = false) =>
         fc
           .tuple(
-            ...(path.match(/\{[^}]+\}/g) ?? []).map(() =>
-              fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...validIds()) }, { weight: 1, arbitrary: nastyString }),
+            ...(path.match(/\{[^}]+\}/g) ?? []).map((p) =>
+              strict
+                ? fc.constantFrom(...idsFor(p.slice(1, -1)))
+                : fc.oneof(
+                    { weight: 4, arbitrary: fc.constantFrom(...idsFor(p.slice(1, -1))) },
+                    { weight: 1, arbitrary: fc.constantFrom(...validIds()) },
+                    { weight: 1, arbitrary: nastyString },
+                  ),
             ),
           )
           .map((values) => {
@@ -83,7 +110,19 @@ describe('fuzzing every route of the OpenAPI document', () => {
             return path.replace(/\{[^}]+\}/g, () => encodeURIComponent(String(values[i++])));
           });
 
-      const request = fc.constantFrom(...operations).chain((op) =>
+      // Half the cases are well-formed (owner key, JSON, a body the schema accepts, the world's ids) so
+      // the services, SQL and ordering code run; the other half are hostile in every dimension.
+      const wellFormed = fc.constantFrom(...operations).chain((op) =>
+        fc.record({
+          op: fc.constant(op),
+          url: pathArb(op.path, true),
+          query: fc.constant({} as Record<string, string>),
+          body: validFor(op.bodySchema as never, ids),
+          auth: fc.constant('owner'),
+          contentType: fc.constant('application/json'),
+        }),
+      );
+      const hostile = fc.constantFrom(...operations).chain((op) =>
         fc.record({
           op: fc.constant(op),
           url: pathArb(op.path),
@@ -102,6 +141,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
           contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=utf-16'),
         }),
       );
+      const request = fc.oneof(wellFormed, hostile);
 
       await fc.assert(
         fc.asyncProperty(request, async ({ op, url, query, body, auth, contentType }) => {
