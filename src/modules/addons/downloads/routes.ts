@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { requireAuth } from '../../../http/auth.js';
-import { serveAddon } from '../public-read.js';
-import { deleteResponses, readResponses, security, writeResponses } from '../route-kit.js';
-import { EnableBody, EstateParams, GroupItemParams, GroupParams, OrderBody } from '../schemas.js';
+import { addonBaseRoutes, childRoutes } from '../route-kit.js';
+import { EstateParams, GroupItemParams, GroupParams } from '../schemas.js';
 import {
   CreateDownloadsGroup,
   CreateDownloadsItem,
@@ -16,141 +13,43 @@ import {
 
 export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.addons.downloads;
-  const cache = app.services.addons.publicCache;
   const tags = ['Add-on: downloads'];
   const base = '/estates/:estateId/downloads';
-  const org = (request: Parameters<typeof requireAuth>[0]) => requireAuth(request).organizationId;
 
-  app.get(
-    base,
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'Read the downloads (public; the owner also sees them while off)',
-        params: EstateParams,
-        response: readResponses(DownloadsDocument),
-      },
-    },
-    async (request, reply) => serveAddon(app.deps.db, cache, service, request, reply, request.params.estateId),
-  );
+  addonBaseRoutes(app, { base, tags, name: 'downloads', document: DownloadsDocument, reader: service, enable: (o, e, on) => service.enable(o, e, on) });
 
-  app.put(
-    base,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Enable or disable downloads',
-        security,
-        params: EstateParams,
-        body: EnableBody,
-        response: writeResponses(200, DownloadsDocument),
-      },
-    },
-    async (request) => service.enable(org(request), request.params.estateId, request.body.enabled),
-  );
+  childRoutes(app, tags, {
+    path: `${base}/groups`,
+    item: 'groupId',
+    params: EstateParams,
+    itemParams: GroupParams,
+    createBody: CreateDownloadsGroup,
+    updateBody: UpdateDownloadsGroup,
+    child: DownloadsGroup,
+    summaries: { create: 'Create a group', order: 'Order the groups', update: 'Change a group (only the fields sent)', remove: 'Delete a group and its items' },
+    create: (o, p, body) => service.createGroup(o, p.estateId, body),
+    order: (o, p, ids) => service.orderGroups(o, p.estateId, ids),
+    update: (o, p, body) => service.updateGroup(o, p.estateId, p.groupId, body),
+    remove: (o, p) => service.deleteGroup(o, p.estateId, p.groupId),
+  });
 
-  app.post(
-    `${base}/groups`,
-    {
-      config: { auth: 'partner', idempotent: true },
-      schema: { tags, summary: 'Create a group', security, params: EstateParams, body: CreateDownloadsGroup, response: writeResponses(201, DownloadsGroup) },
+  childRoutes(app, tags, {
+    path: `${base}/groups/:groupId/items`,
+    item: 'itemId',
+    params: GroupParams,
+    itemParams: GroupItemParams,
+    createBody: CreateDownloadsItem,
+    updateBody: UpdateDownloadsItem,
+    child: DownloadsItem,
+    summaries: {
+      create: 'Add an asset to a group',
+      order: 'Order the items of a group',
+      update: 'Change an item (only the fields sent)',
+      remove: 'Remove an item (the asset stays)',
     },
-    async (request, reply) => reply.code(201).send(await service.createGroup(org(request), request.params.estateId, request.body)),
-  );
-
-  app.put(
-    `${base}/groups/order`,
-    {
-      config: { auth: 'partner' },
-      schema: { tags, summary: 'Order the groups', security, params: EstateParams, body: OrderBody, response: writeResponses(200, Type.Array(DownloadsGroup)) },
-    },
-    async (request) => service.orderGroups(org(request), request.params.estateId, request.body.orderedIds),
-  );
-
-  app.patch(
-    `${base}/groups/:groupId`,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Change a group (only the fields sent)',
-        security,
-        params: GroupParams,
-        body: UpdateDownloadsGroup,
-        response: writeResponses(200, DownloadsGroup),
-      },
-    },
-    async (request) => service.updateGroup(org(request), request.params.estateId, request.params.groupId, request.body),
-  );
-
-  app.delete(
-    `${base}/groups/:groupId`,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Delete a group and its items', security, params: GroupParams, response: deleteResponses() } },
-    async (request, reply) => {
-      await service.deleteGroup(org(request), request.params.estateId, request.params.groupId);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.post(
-    `${base}/groups/:groupId/items`,
-    {
-      config: { auth: 'partner', idempotent: true },
-      schema: {
-        tags,
-        summary: 'Add an asset to a group',
-        security,
-        params: GroupParams,
-        body: CreateDownloadsItem,
-        response: writeResponses(201, DownloadsItem),
-      },
-    },
-    async (request, reply) => reply.code(201).send(await service.createItem(org(request), request.params.estateId, request.params.groupId, request.body)),
-  );
-
-  app.put(
-    `${base}/groups/:groupId/items/order`,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Order the items of a group',
-        security,
-        params: GroupParams,
-        body: OrderBody,
-        response: writeResponses(200, Type.Array(DownloadsItem)),
-      },
-    },
-    async (request) => service.orderItems(org(request), request.params.estateId, request.params.groupId, request.body.orderedIds),
-  );
-
-  app.patch(
-    `${base}/groups/:groupId/items/:itemId`,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Change an item (only the fields sent)',
-        security,
-        params: GroupItemParams,
-        body: UpdateDownloadsItem,
-        response: writeResponses(200, DownloadsItem),
-      },
-    },
-    async (request) => service.updateItem(org(request), request.params.estateId, request.params.groupId, request.params.itemId, request.body),
-  );
-
-  app.delete(
-    `${base}/groups/:groupId/items/:itemId`,
-    {
-      config: { auth: 'partner' },
-      schema: { tags, summary: 'Remove an item (the asset stays)', security, params: GroupItemParams, response: deleteResponses() },
-    },
-    async (request, reply) => {
-      await service.deleteItem(org(request), request.params.estateId, request.params.groupId, request.params.itemId);
-      return reply.code(204).send(null);
-    },
-  );
+    create: (o, p, body) => service.createItem(o, p.estateId, p.groupId, body),
+    order: (o, p, ids) => service.orderItems(o, p.estateId, p.groupId, ids),
+    update: (o, p, body) => service.updateItem(o, p.estateId, p.groupId, p.itemId, body),
+    remove: (o, p) => service.deleteItem(o, p.estateId, p.groupId, p.itemId),
+  });
 };

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../../http/auth.js';
 import { serveAddon } from '../public-read.js';
-import { deleteResponses, readResponses, security, writeResponses } from '../route-kit.js';
-import { EstateParams, OrderBody, PoiParams } from '../schemas.js';
+import { childRoutes, deleteResponses, readResponses, security, writeResponses } from '../route-kit.js';
+import { EstateParams, PoiParams } from '../schemas.js';
 import { CreatePoiBody, MapDocument, Poi, PutMapBody, UpdatePoiBody } from './schemas.js';
 
 export const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -50,53 +50,23 @@ export const mapRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    `${base}/pois`,
-    {
-      config: { auth: 'partner', idempotent: true },
-      schema: { tags, summary: 'Add a point of interest', security, params: EstateParams, body: CreatePoiBody, response: writeResponses(201, Poi) },
+  childRoutes(app, tags, {
+    path: `${base}/pois`,
+    item: 'poiId',
+    params: EstateParams,
+    itemParams: PoiParams,
+    createBody: CreatePoiBody,
+    updateBody: UpdatePoiBody,
+    child: Poi,
+    summaries: {
+      create: 'Add a point of interest',
+      order: 'Order the points of interest',
+      update: 'Change a point of interest (only the fields sent)',
+      remove: 'Remove a point of interest',
     },
-    async (request, reply) => reply.code(201).send(await service.createPoi(org(request), request.params.estateId, request.body)),
-  );
-
-  app.put(
-    `${base}/pois/order`,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Order the points of interest',
-        security,
-        params: EstateParams,
-        body: OrderBody,
-        response: writeResponses(200, Type.Array(Poi)),
-      },
-    },
-    async (request) => service.orderPois(org(request), request.params.estateId, request.body.orderedIds),
-  );
-
-  app.patch(
-    `${base}/pois/:poiId`,
-    {
-      config: { auth: 'partner' },
-      schema: {
-        tags,
-        summary: 'Change a point of interest (only the fields sent)',
-        security,
-        params: PoiParams,
-        body: UpdatePoiBody,
-        response: writeResponses(200, Poi),
-      },
-    },
-    async (request) => service.updatePoi(org(request), request.params.estateId, request.params.poiId, request.body),
-  );
-
-  app.delete(
-    `${base}/pois/:poiId`,
-    { config: { auth: 'partner' }, schema: { tags, summary: 'Remove a point of interest', security, params: PoiParams, response: deleteResponses() } },
-    async (request, reply) => {
-      await service.deletePoi(org(request), request.params.estateId, request.params.poiId);
-      return reply.code(204).send(null);
-    },
-  );
+    create: (o, p, body) => service.createPoi(o, p.estateId, body),
+    order: (o, p, ids) => service.orderPois(o, p.estateId, ids),
+    update: (o, p, body) => service.updatePoi(o, p.estateId, p.poiId, body),
+    remove: (o, p) => service.deletePoi(o, p.estateId, p.poiId),
+  });
 };
