@@ -57,6 +57,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1_048_576,
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
+    // Node checks request timeouts only this often (30 s by default), so a stalled client would
+    // hold its connection up to 30 s past REQUEST_TIMEOUT_MS.
+    http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
     connectionTimeout: config.requestTimeoutMs * 2,
     return503OnClosing: true,
     // genReqId reads X-Request-Id itself so an unsafe value is replaced, never echoed or logged.

@@ -13,7 +13,7 @@ import { multipart, png } from './assets-fixtures.js';
  * records whose creation was acknowledged. FUZZ_RUNS and FUZZ_SEED scale and replay a run
  * (`npm run fuzz`); CI runs the default.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 interface Operation {

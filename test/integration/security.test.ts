@@ -108,3 +108,34 @@ describe('security behaviour', () => {
     }
   });
 });
+
+describe('request timeouts', () => {
+  it('closes a connection whose request body never completes (slow client)', async () => {
+    const net = await import('node:net');
+    const t = await createTestApp({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+    try {
+      const org = await t.createOrg();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d) => {
+        received += d.toString();
+      });
+      // An authenticated request whose headers announce a body that never comes.
+      socket.write(
+        `POST /api/v1/estate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${org.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
+      );
+      const closed = await new Promise<boolean>((resolve) => {
+        socket.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 15_000).unref();
+      });
+      if (!closed) socket.destroy();
+      expect(closed, 'the server kept the stalled connection open').toBe(true);
+      // Node answers 408 when it can; once the request reached the app it just closes the socket.
+      expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
