@@ -7,15 +7,14 @@
  *   npm run bench:load -- --duration 10      # the short CI version
  *   npm run bench:load -- --engines pglite
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
+import { PNG, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,20 +29,6 @@ const WRITERS = Number(args.writers);
 const READERS = Number(args.readers);
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
-// A 1x1 PNG: real image bytes so the gallery accepts it.
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
-  'hex',
-);
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
 async function rssKb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -54,24 +39,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { child, base };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
+const startServer = (env: Record<string, string>) => spawnServer([path.join(projectRoot, 'dist/src/server.js')], { ...env, ADMIN_TOKEN, LOG_LEVEL: 'warn' });
 
 async function call(base: string, method: string, url: string, key: string | undefined, body?: unknown) {
   const res = await fetch(base + url, {
@@ -222,8 +190,7 @@ async function run(engine: 'pglite' | 'postgres') {
     const failed = missing.length > 0 || !positionsOk || result.reads.errors > 0 || result.reads.non2xx > 0 || stats.errors > 0;
     return failed;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stop(child);
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
