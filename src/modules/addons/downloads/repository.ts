@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
+import { childDocument } from '../addon-service.js';
 import { assetJson } from '../assets.js';
 
 const ITEM = `json_build_object('id', d.id, 'assetId', d.asset_id, 'label', d.label, 'order', d.position, 'asset', ${assetJson('$3')})`;
@@ -27,21 +28,26 @@ export const downloadsRepository = {
     return rows[0]!;
   },
 
-  async group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<{ id: string; items: unknown[] } | undefined> {
-    const rows = await db.query<{ doc: { id: string; items: unknown[] } }>(
-      `SELECT ${GROUP} AS doc FROM downloads_groups g WHERE g.organization_id = $1 AND g.estate_id = $2 AND g.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
+  group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<{ id: string; items: unknown[] }>(
+      db,
+      { json: GROUP, from: 'downloads_groups g', alias: 'g' },
+      organizationId,
+      estateId,
+      id,
+      srcPrefix,
     );
-    return rows[0]?.doc;
   },
 
-  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<unknown> {
-    const rows = await db.query<{ doc: unknown }>(
-      `SELECT ${ITEM} AS doc FROM downloads_items d JOIN assets a ON a.id = d.asset_id
-       WHERE d.organization_id = $1 AND d.estate_id = $2 AND d.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
+  item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<unknown>(
+      db,
+      { json: ITEM, from: 'downloads_items d JOIN assets a ON a.id = d.asset_id', alias: 'd' },
+      organizationId,
+      estateId,
+      id,
+      srcPrefix,
     );
-    return rows[0]?.doc;
   },
 
   async insertGroup(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; position: number }) {

@@ -1,11 +1,9 @@
-import type { Config } from '../../../config.js';
-import type { Database, Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
-import type { BlobStore } from '../../../storage/blob-store.js';
-import { assetSrc, requireAddonAsset } from '../assets.js';
+import { AddonService } from '../addon-service.js';
+import { requireAddonAsset } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
-import type { AddonReader } from '../public-read.js';
 import { addonWrite, requireChild } from '../write.js';
 import { downloadsRepository as repo } from './repository.js';
 
@@ -14,18 +12,8 @@ export interface DownloadsDocument {
   groups: unknown[];
 }
 
-export class DownloadsService implements AddonReader<DownloadsDocument> {
+export class DownloadsService extends AddonService<DownloadsDocument> {
   readonly kind = 'downloads' as const;
-  private readonly srcPrefix: string;
-
-  constructor(
-    private readonly db: Database,
-    config: Pick<Config, 'publicUrl'>,
-    storage: Pick<BlobStore, 'publicUrl'>,
-  ) {
-    this.srcPrefix = assetSrc(config, storage, '');
-  }
-
   empty(): DownloadsDocument {
     return { enabled: false, groups: [] };
   }
@@ -55,10 +43,6 @@ export class DownloadsService implements AddonReader<DownloadsDocument> {
     const group = await repo.group(tx, organizationId, estateId, id, this.srcPrefix);
     if (!group) throw notFound('Downloads group', id);
     return group;
-  }
-
-  enable(organizationId: string, estateId: string, enabled: boolean): Promise<DownloadsDocument> {
-    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => (await this.build(tx, organizationId, estateId)).doc, enabled);
   }
 
   createGroup(organizationId: string, estateId: string, input: { title: string; order?: number }) {

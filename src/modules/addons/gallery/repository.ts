@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
+import { childDocument } from '../addon-service.js';
 import { assetJson } from '../assets.js';
 
 const ITEM = `json_build_object('id', i.id, 'assetId', i.asset_id, 'caption', i.caption, 'sectionId', i.section_id, 'order', i.position, 'asset', ${assetJson('$3')})`;
@@ -31,21 +32,19 @@ export const galleryRepository = {
     return rows[0]!;
   },
 
-  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<unknown> {
-    const rows = await db.query<{ doc: unknown }>(
-      `SELECT ${SECTION} AS doc FROM gallery_sections s WHERE s.organization_id = $1 AND s.estate_id = $2 AND s.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
-    );
-    return rows[0]?.doc;
+  section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<unknown>(db, { json: SECTION, from: 'gallery_sections s', alias: 's' }, organizationId, estateId, id, srcPrefix);
   },
 
-  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<unknown> {
-    const rows = await db.query<{ doc: unknown }>(
-      `SELECT ${ITEM} AS doc FROM gallery_items i JOIN assets a ON a.id = i.asset_id
-       WHERE i.organization_id = $1 AND i.estate_id = $2 AND i.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
+  item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<unknown>(
+      db,
+      { json: ITEM, from: 'gallery_items i JOIN assets a ON a.id = i.asset_id', alias: 'i' },
+      organizationId,
+      estateId,
+      id,
+      srcPrefix,
     );
-    return rows[0]?.doc;
   },
 
   async insertSection(

@@ -1,11 +1,9 @@
-import type { Config } from '../../../config.js';
-import type { Database, Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
-import type { BlobStore } from '../../../storage/blob-store.js';
-import { assetSrc, requireAddonAsset, requireGalleryMedia } from '../assets.js';
+import { AddonService } from '../addon-service.js';
+import { requireAddonAsset, requireGalleryMedia } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
-import type { AddonReader } from '../public-read.js';
 import { addonWrite, requireChild } from '../write.js';
 import { galleryRepository as repo } from './repository.js';
 
@@ -28,18 +26,8 @@ interface ItemInput {
   order?: number;
 }
 
-export class GalleryService implements AddonReader<GalleryDocument> {
+export class GalleryService extends AddonService<GalleryDocument> {
   readonly kind = 'gallery' as const;
-  private readonly srcPrefix: string;
-
-  constructor(
-    private readonly db: Database,
-    config: Pick<Config, 'publicUrl'>,
-    storage: Pick<BlobStore, 'publicUrl'>,
-  ) {
-    this.srcPrefix = assetSrc(config, storage, '');
-  }
-
   empty(): GalleryDocument {
     return { enabled: false, sections: [], items: [] };
   }
@@ -59,10 +47,6 @@ export class GalleryService implements AddonReader<GalleryDocument> {
 
   private requireSection(tx: Queryable, organizationId: string, estateId: string, id: string) {
     return requireChild<{ id: string }>(tx, 'gallery_sections', 'Gallery section', organizationId, estateId, id);
-  }
-
-  enable(organizationId: string, estateId: string, enabled: boolean): Promise<GalleryDocument> {
-    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => (await this.build(tx, organizationId, estateId)).doc, enabled);
   }
 
   createSection(organizationId: string, estateId: string, input: SectionInput & { title: string }) {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
+import { childDocument } from '../addon-service.js';
 import { assetJson } from '../assets.js';
 
 const FILE = `json_build_object('id', f.id, 'assetId', f.asset_id, 'label', f.label, 'order', f.position, 'asset', ${assetJson('$3')})`;
@@ -27,21 +28,26 @@ export const investmentRepository = {
     return rows[0]!;
   },
 
-  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<{ id: string; files: unknown[] } | undefined> {
-    const rows = await db.query<{ doc: { id: string; files: unknown[] } }>(
-      `SELECT ${SECTION} AS doc FROM investment_sections s WHERE s.organization_id = $1 AND s.estate_id = $2 AND s.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
+  section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<{ id: string; files: unknown[] }>(
+      db,
+      { json: SECTION, from: 'investment_sections s', alias: 's' },
+      organizationId,
+      estateId,
+      id,
+      srcPrefix,
     );
-    return rows[0]?.doc;
   },
 
-  async file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string): Promise<unknown> {
-    const rows = await db.query<{ doc: unknown }>(
-      `SELECT ${FILE} AS doc FROM investment_files f JOIN assets a ON a.id = f.asset_id
-       WHERE f.organization_id = $1 AND f.estate_id = $2 AND f.id = $4`,
-      [organizationId, estateId, srcPrefix, id],
+  file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    return childDocument<unknown>(
+      db,
+      { json: FILE, from: 'investment_files f JOIN assets a ON a.id = f.asset_id', alias: 'f' },
+      organizationId,
+      estateId,
+      id,
+      srcPrefix,
     );
-    return rows[0]?.doc;
   },
 
   async insertSection(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; description: string; position: number }) {

@@ -1,11 +1,9 @@
-import type { Config } from '../../../config.js';
-import type { Database, Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
-import type { BlobStore } from '../../../storage/blob-store.js';
-import { assetSrc, requireAddonAsset, requireInvestmentFile } from '../assets.js';
+import { AddonService } from '../addon-service.js';
+import { requireAddonAsset, requireInvestmentFile } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
-import type { AddonReader } from '../public-read.js';
 import { addonWrite, requireChild } from '../write.js';
 import { investmentRepository as repo } from './repository.js';
 import { sanitizeSectionHtml } from './sanitize.js';
@@ -27,18 +25,8 @@ interface FileInput {
   order?: number;
 }
 
-export class InvestmentService implements AddonReader<InvestmentDocument> {
+export class InvestmentService extends AddonService<InvestmentDocument> {
   readonly kind = 'investment' as const;
-  private readonly srcPrefix: string;
-
-  constructor(
-    private readonly db: Database,
-    config: Pick<Config, 'publicUrl'>,
-    storage: Pick<BlobStore, 'publicUrl'>,
-  ) {
-    this.srcPrefix = assetSrc(config, storage, '');
-  }
-
   empty(): InvestmentDocument {
     return { enabled: false, sections: [] };
   }
@@ -62,10 +50,6 @@ export class InvestmentService implements AddonReader<InvestmentDocument> {
 
   private requireFile(tx: Queryable, organizationId: string, estateId: string, sectionId: string, fileId: string) {
     return requireChild<{ id: string }>(tx, 'investment_files', 'Investment file', organizationId, estateId, fileId, { column: 'section_id', id: sectionId });
-  }
-
-  enable(organizationId: string, estateId: string, enabled: boolean): Promise<InvestmentDocument> {
-    return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => (await this.build(tx, organizationId, estateId)).doc, enabled);
   }
 
   createSection(organizationId: string, estateId: string, input: SectionInput & { title: string }) {

@@ -1,11 +1,9 @@
-import type { Config } from '../../../config.js';
-import type { Database, Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
-import type { BlobStore } from '../../../storage/blob-store.js';
-import { assetSrc, requireAddonAsset, requireImage } from '../assets.js';
+import { AddonService } from '../addon-service.js';
+import { requireAddonAsset, requireImage } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
-import type { AddonReader } from '../public-read.js';
 import { touchAddon } from '../state.js';
 import { addonWrite, requireChild, unprocessableField } from '../write.js';
 import { TILES, type TileStyle, type Tiles, distanceLabel, haversineMeters } from './geo.js';
@@ -58,18 +56,8 @@ function shape(row: MapDocRow): MapDocument {
 export type MapInput = MapConfigFields & { enabled?: boolean };
 type PoiInput = PoiFields & { order?: number };
 
-export class MapService implements AddonReader<MapDocument> {
+export class MapService extends AddonService<MapDocument> {
   readonly kind = 'map' as const;
-  private readonly srcPrefix: string;
-
-  constructor(
-    private readonly db: Database,
-    config: Pick<Config, 'publicUrl'>,
-    storage: Pick<BlobStore, 'publicUrl'>,
-  ) {
-    this.srcPrefix = assetSrc(config, storage, '');
-  }
-
   empty(): MapDocument {
     return shape({ enabled: false, version: 0, config: null, pois: [] });
   }
