@@ -9,7 +9,7 @@ const platform = (name) => {
   const p = name.replace('@rollup/rollup-', '');
   const [os0, cpu0, abi] = p.split('-');
   const os = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openbsd: 'openbsd', openharmony: 'openharmony', win32: 'win32' }[os0];
-  const cpu = { 'arm': 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' }[cpu0];
+  const cpu = { arm: 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' }[cpu0];
   // Keys in the order npm writes them, so a later `npm install` leaves the file as it is.
   const entry = { version: rollup.optionalDependencies[name], cpu: [cpu], dev: true };
   if (os === 'linux') entry.libc = [abi && abi.startsWith('musl') ? 'musl' : 'glibc'];
@@ -19,7 +19,10 @@ const platform = (name) => {
 let added = 0;
 for (const name of Object.keys(rollup.optionalDependencies ?? {})) {
   const key = `node_modules/${name}`;
-  if (!lock.packages[key]) { lock.packages[key] = platform(name); added++; }
+  if (!lock.packages[key]) {
+    lock.packages[key] = platform(name);
+    added++;
+  }
 }
 const sorted = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
 lock.packages = sorted;

@@ -16,11 +16,16 @@ export interface Database extends Queryable {
 }
 
 // int8 (20) and numeric (1700) come back as JS numbers on both drivers; every such column holds
-// values well inside Number.MAX_SAFE_INTEGER (sizes, cents, counts).
+// values well inside Number.MAX_SAFE_INTEGER (sizes, cents, counts). timestamptz (1184) comes back as
+// the ISO 8601 string the API shows (UTC, milliseconds), so a row's times need no mapping.
 const INT8 = 20;
 const NUMERIC = 1700;
+const TIMESTAMPTZ = 1184;
+const parsePgTimestamp = pg.types.getTypeParser(TIMESTAMPTZ) as (v: string) => Date;
+const isoTimestamp = (v: string) => parsePgTimestamp(v).toISOString();
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+pg.types.setTypeParser(TIMESTAMPTZ, isoTimestamp);
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
@@ -109,7 +114,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return new PostgresDatabase(pool);
   }
   const db = await PGlite.create(options.dataDir ?? 'memory://', {
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [TIMESTAMPTZ]: isoTimestamp },
   });
   return new PgliteDatabase(db);
 }

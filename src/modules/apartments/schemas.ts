@@ -1,4 +1,4 @@
-import { type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
+import { type Static, type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
 import { DateTime, Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 import { HttpUrl } from '../estates/schemas.js';
@@ -141,6 +141,7 @@ export const ApartmentSchema = Type.Object(
   },
   { $id: 'Apartment', title: 'Apartment' },
 );
+export type Apartment = Static<typeof ApartmentSchema>;
 
 export const ListApartmentsQuery = Type.Object(
   {

@@ -1,74 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import { requireOwnedAssets } from '../assets/ownership.js';
 import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
-import { type Building, requireBuilding, toBuilding } from '../buildings/service.js';
-import { APARTMENT_DEFAULTS, type ApartmentFields, type ApartmentRow, apartmentsRepository as repo } from './repository.js';
-import type { BulkApartmentsBody, CreateApartmentBody, ListApartmentsQuery, UpdateApartmentBody } from './schemas.js';
+import { requireBuilding, toBuilding } from '../buildings/service.js';
+import { APARTMENT_DEFAULTS, type ApartmentPatch, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
+import type { Apartment, BulkApartmentsBody, CreateApartmentBody, ListApartmentsQuery, UpdateApartmentBody } from './schemas.js';
 
-export interface Apartment {
-  id: string;
-  name: string;
-  isPromoted: boolean;
-  description: string | null;
-  status: string;
-  floorPlanUrls: string[];
-  floorPlanPreviewUrls: string[];
-  floorPlan3dPreviewUrls: string[];
-  priceCents: number | null;
-  isPriceNet: boolean;
-  apartmentType: string;
-  apartmentData: Record<string, unknown>;
-  buildingId: string;
-  estateId: string;
-  showPrice: boolean;
-  currency: string | null;
-  building: Building;
-  externalId: string | null;
-  lastSynchronizedAt: string | null;
-  source: string | null;
-  virtualTourUrl: string | null;
-  assetsIds: string[];
-  panoramaId: string | null;
-  preferredAngles: ApartmentRow['preferred_angles'];
-  externalUrl: string | null;
-  priceChangeHistory: ApartmentRow['price_change_history'];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const toApartment = (row: ApartmentRow, building: BuildingRow): Apartment => ({
-  id: row.id,
-  name: row.name,
-  isPromoted: row.is_promoted,
-  description: row.description,
-  status: row.status,
-  floorPlanUrls: row.floor_plan_urls,
-  floorPlanPreviewUrls: row.floor_plan_preview_urls,
-  floorPlan3dPreviewUrls: row.floor_plan_3d_preview_urls,
-  priceCents: row.price_cents,
-  isPriceNet: row.is_price_net,
-  apartmentType: row.apartment_type,
-  apartmentData: row.apartment_data,
-  buildingId: row.building_id,
-  estateId: row.estate_id,
-  showPrice: row.show_price,
-  currency: row.currency,
-  building: toBuilding(building),
-  externalId: row.external_id,
-  lastSynchronizedAt: iso(row.last_synchronized_at),
-  source: row.source,
-  virtualTourUrl: row.virtual_tour_url,
-  assetsIds: row.assets_ids,
-  panoramaId: row.panorama_id,
-  preferredAngles: row.preferred_angles,
-  externalUrl: row.external_url,
-  priceChangeHistory: row.price_change_history,
-  createdAt: iso(row.created_at)!,
-  updatedAt: iso(row.updated_at)!,
-});
+/** The API shape of a stored apartment: everything but the organization, with its building embedded. */
+export const toApartment = ({ organizationId: _, ...row }: ApartmentRow, building: BuildingRow): Apartment => ({ ...row, building: toBuilding(building) });
 
 type ItemInput = Omit<Static<typeof CreateApartmentBody>, 'buildingId'>;
 
@@ -95,19 +36,19 @@ export async function requireApartment(db: Queryable, organizationId: string, id
 export class ApartmentsService {
   constructor(private readonly db: Database) {}
 
-  private newApartment(organizationId: string, building: BuildingRow, item: ItemInput) {
+  private newApartment(organizationId: string, building: BuildingRow, item: ItemInput): NewApartment {
     return {
       ...APARTMENT_DEFAULTS,
       ...item,
       id: newId(),
       organizationId,
       buildingId: building.id,
-      estateId: building.estate_id,
+      estateId: building.estateId,
       name: item.name.trim(),
       apartmentData: stripNulls(item.apartmentData),
       assetsIds: dedupe(item.assetsIds ?? []),
       priceChangeHistory: [],
-    } as Parameters<typeof repo.insertMany>[1][number];
+    };
   }
 
   async create(organizationId: string, input: Static<typeof CreateApartmentBody>): Promise<Apartment> {
@@ -144,7 +85,7 @@ export class ApartmentsService {
 
   async get(organizationId: string, id: string): Promise<Apartment> {
     const row = await requireApartment(this.db, organizationId, id);
-    return toApartment(row, (await buildingsRepository.get(this.db, organizationId, row.building_id))!);
+    return toApartment(row, (await buildingsRepository.get(this.db, organizationId, row.buildingId))!);
   }
 
   async list(organizationId: string, query: Static<typeof ListApartmentsQuery>): Promise<{ count: number; items: Apartment[] }> {
@@ -161,41 +102,40 @@ export class ApartmentsService {
       limit: query.limit ?? null,
     });
     const buildings = await this.buildingsOf(organizationId, rows);
-    return { count, items: rows.map((r) => toApartment(r, buildings.get(r.building_id)!)) };
+    return { count, items: rows.map((r) => toApartment(r, buildings.get(r.buildingId)!)) };
   }
 
   /** The buildings of a page of apartments in one query, never one per apartment. */
   private async buildingsOf(organizationId: string, rows: ApartmentRow[]): Promise<Map<string, BuildingRow>> {
-    const ids = [...new Set(rows.map((r) => r.building_id))];
-    if (ids.length === 0) return new Map();
-    const found = await this.db.query<BuildingRow>('SELECT * FROM buildings WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, ids]);
+    const found = await buildingsRepository.listByIds(this.db, organizationId, [...new Set(rows.map((r) => r.buildingId))]);
     return new Map(found.map((b) => [b.id, b]));
   }
 
   async update(organizationId: string, id: string, input: Static<typeof UpdateApartmentBody>): Promise<Apartment> {
     return this.db.transaction(async (tx) => {
       const current = await requireApartment(tx, organizationId, id, true);
-      const fields: ApartmentFields = { ...input } as ApartmentFields;
+      const { buildingId, name, assetsIds, apartmentData, ...rest } = input;
+      const fields: ApartmentPatch = rest;
       let building: BuildingRow | undefined;
-      if (input.buildingId !== undefined && input.buildingId.toLowerCase() !== current.building_id) {
-        building = await requireBuilding(tx, organizationId, input.buildingId);
+      if (buildingId !== undefined && buildingId.toLowerCase() !== current.buildingId) {
+        building = await requireBuilding(tx, organizationId, buildingId);
         fields.buildingId = building.id;
-        fields.estateId = building.estate_id;
-      } else fields.buildingId = undefined;
-      if (input.name !== undefined) fields.name = input.name.trim();
-      if (input.assetsIds !== undefined) {
-        fields.assetsIds = dedupe(input.assetsIds);
+        fields.estateId = building.estateId;
+      }
+      if (name !== undefined) fields.name = name.trim();
+      if (assetsIds !== undefined) {
+        fields.assetsIds = dedupe(assetsIds);
         await requireOwnedAssets(tx, organizationId, fields.assetsIds);
       }
-      if (input.apartmentData !== undefined) fields.apartmentData = mergeData(current.apartment_data, input.apartmentData);
-      if (input.priceCents !== undefined && input.priceCents !== current.price_cents && current.price_cents !== null) {
+      if (apartmentData !== undefined) fields.apartmentData = mergeData(current.apartmentData, apartmentData);
+      if (input.priceCents !== undefined && input.priceCents !== current.priceCents && current.priceCents !== null) {
         fields.priceChangeHistory = [
-          ...current.price_change_history,
-          { date: new Date().toISOString(), priceCentsBefore: current.price_cents, priceCentsAfter: input.priceCents },
+          ...current.priceChangeHistory,
+          { date: new Date().toISOString(), priceCentsBefore: current.priceCents, priceCentsAfter: input.priceCents },
         ];
       }
       const row = (await repo.update(tx, organizationId, id, fields))!;
-      building ??= (await buildingsRepository.get(tx, organizationId, row.building_id))!;
+      building ??= (await buildingsRepository.get(tx, organizationId, row.buildingId))!;
       return toApartment(row, building);
     });
   }

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
 
 export const FEATURE_TYPES = ['parking', 'elevator', 'storage', 'garden', 'playground', 'gym', 'pool', 'security', 'bike_room', 'other'] as const;
@@ -14,6 +14,8 @@ export const Feature = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A feature as sent and stored (a description may be absent). */
+export type FeatureInput = Static<typeof Feature>;
 
 const buildingProperties = {
   id: Type.String(),
@@ -44,3 +46,4 @@ export const UpdateBuildingBody = withIgnored(
   { name: Type.Optional(Name('Building name')), estateId: Type.Optional(Id('Must equal the current estate; buildings do not move')), ...writable },
   BUILDING_IGNORED,
 );
+export type Building = Static<typeof BuildingSchema>;

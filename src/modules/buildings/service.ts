@@ -1,31 +1,18 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
 import { type BuildingRow, buildingsRepository as repo } from './repository.js';
-import type { CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
+import type { Building, CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
 
-export interface Building {
-  id: string;
-  estateId: string;
-  name: string;
-  description: string | null;
-  features: Array<{ name: string; description: string | null; type: string }>;
-  source: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const toBuilding = (row: BuildingRow): Building => ({
-  id: row.id,
-  estateId: row.estate_id,
-  name: row.name,
-  description: row.description,
+/**
+ * The API shape of a stored building: everything but the organization, and every feature with its
+ * description (features stored before it was sent carry none: null).
+ */
+export const toBuilding = ({ organizationId: _, ...row }: BuildingRow): Building => ({
+  ...row,
   features: row.features.map((f) => ({ name: f.name, description: f.description ?? null, type: f.type })),
-  source: row.source,
-  createdAt: iso(row.created_at)!,
-  updatedAt: iso(row.updated_at)!,
 });
 
 export async function requireBuilding(db: Queryable, organizationId: string, id: string): Promise<BuildingRow> {
@@ -58,7 +45,7 @@ export class BuildingsService {
   async update(organizationId: string, id: string, input: Static<typeof UpdateBuildingBody>): Promise<Building> {
     const current = await requireBuilding(this.db, organizationId, id);
     const { estateId, ...fields } = input;
-    if (estateId !== undefined && estateId !== current.estate_id) {
+    if (estateId !== undefined && estateId !== current.estateId) {
       throw unprocessable('Validation failed: estateId cannot change; a building stays in its estate');
     }
     if (fields.name !== undefined) fields.name = fields.name.trim();

@@ -3,7 +3,8 @@ import type { Database, Queryable } from '../../db/client.js';
 import { forbidden, notFound } from '../../errors.js';
 import { isUuid, iso, newId } from '../../ids.js';
 import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
-import { type Building, toBuilding } from '../buildings/service.js';
+import type { Building } from '../buildings/schemas.js';
+import { toBuilding } from '../buildings/service.js';
 import { type Navigator, navigatorsRepository, toNavigator } from '../navigators/repository.js';
 import { organizationsRepository } from '../organizations/repository.js';
 import { type EstateFields, type EstateRow, estatesRepository as repo } from './repository.js';
@@ -162,7 +163,7 @@ export class EstatesService {
       shapeEstate(
         row,
         org!,
-        buildings.filter((b) => b.estate_id === row.id),
+        buildings.filter((b) => b.estateId === row.id),
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
 
 const NavigatorImage = Type.Object(
@@ -33,3 +33,4 @@ export const NavigatorSchema = Type.Object(
   },
   { $id: 'Navigator', title: 'Navigator' },
 );
+export type Navigator = Static<typeof NavigatorSchema>;

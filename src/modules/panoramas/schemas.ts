@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Description, Id, LIMITS, Name, Nullable } from '../../http/schemas.js';
 import { HttpUrl } from '../users/schemas.js';
 
@@ -84,6 +84,7 @@ const CommentInput = Type.Object(
   },
   { additionalProperties: false },
 );
+export type Panorama = Static<typeof PanoramaSchema>;
 
 const PortalInput = Type.Object(
   {
