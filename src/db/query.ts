@@ -44,6 +44,10 @@ export class ColumnCasePlugin extends CamelCasePlugin {
   column(property: string): string {
     return this.snakeCase(property);
   }
+
+  property(column: string): string {
+    return this.camelCase(column);
+  }
 }
 
 class QueryableConnection implements DatabaseConnection {
@@ -132,3 +136,11 @@ export const updateValues = <T>(values: PlainUpdate<T>): Updateable<T> => encode
 
 /** snake_case column name of a camelCase property, as the queries write it. */
 export const columnName = (property: string): string => plugin.column(property);
+/** camelCase property of a snake_case column, as result rows carry it. */
+export const propertyName = (column: string): string => plugin.property(column);
+
+/**
+ * `= ANY(uuid[])`: a list of ids as one parameter, so 5,000 ids are one bound value rather than 5,000
+ * (`IN (…)` stops at PostgreSQL's 65,535 parameters) and the statement text stays the same.
+ */
+export const anyUuid = (ids: readonly string[]) => sql<string>`ANY(CAST(${ids} AS uuid[]))`;

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { assetsRepository } from './repository.js';
 
 const BATCH = 500;
 
@@ -16,8 +17,7 @@ export async function sweepOrphans(db: Queryable, storage: BlobStore, olderThan:
   let batch: string[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const rows = await db.query<{ storage_key: string }>('SELECT storage_key FROM assets WHERE storage_key = ANY($1::text[])', [batch]);
-    const known = new Set(rows.map((r) => r.storage_key));
+    const known = new Set(await assetsRepository.existingKeys(db, batch));
     for (const key of batch) {
       if (known.has(key)) continue;
       await storage.delete(key);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
+import { assetsRepository } from './repository.js';
 
 /**
  * Checks that every id names an asset of the organization; the first that does not is a 404,
@@ -11,8 +12,7 @@ export async function requireOwnedAssets(db: Queryable, organizationId: string, 
   const bad = ids.find((id) => !isUuid(id));
   if (bad !== undefined) throw notFound('Asset', bad);
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const rows = await db.query<{ id: string }>('SELECT id FROM assets WHERE organization_id = $1 AND id = ANY($2::uuid[])', [organizationId, unique]);
-  const found = new Set(rows.map((r) => r.id));
+  const found = new Set(await assetsRepository.ownedIds(db, organizationId, unique));
   const missing = unique.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound('Asset', missing);
 }

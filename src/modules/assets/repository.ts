@@ -1,52 +1,43 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { anyUuid, q } from '../../db/query.js';
+import type { Assets } from '../../db/schema.js';
 
-export interface AssetRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  storage_key: string;
-  mime_type: string;
-  size_bytes: number;
-  sha256: string;
-  created_at: Date;
-}
+export type AssetRow = Selectable<Assets>;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const assetsRepository = {
-  async insert(
-    db: Queryable,
-    organizationId: string,
-    row: { id: string; name: string; storageKey: string; mimeType: string; sizeBytes: number; sha256: string },
-  ): Promise<AssetRow> {
-    const rows = await db.query<AssetRow>(
-      `INSERT INTO assets (id, organization_id, name, storage_key, mime_type, size_bytes, sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [row.id, organizationId, row.name, row.storageKey, row.mimeType, row.sizeBytes, row.sha256],
-    );
-    return rows[0]!;
+  insert(db: Queryable, row: Insertable<Assets>): Promise<AssetRow> {
+    return q(db).insertInto('assets').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  async get(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {
-    return (await db.query<AssetRow>('SELECT * FROM assets WHERE organization_id = $1 AND id = $2', [organizationId, id]))[0];
+  get(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {
+    return q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
   },
 
-  async list(db: Queryable, organizationId: string, opts: { mimePrefix?: string | undefined; offset: number; limit: number }): Promise<AssetRow[]> {
+  list(db: Queryable, organizationId: string, opts: { mimePrefix?: string | undefined; offset: number; limit: number }): Promise<AssetRow[]> {
+    let query = q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId);
     if (opts.mimePrefix !== undefined) {
-      return db.query<AssetRow>(
-        `SELECT * FROM assets WHERE organization_id = $1 AND mime_type LIKE $2 ESCAPE '\\'
-         ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT $4`,
-        [organizationId, `${escapeLike(opts.mimePrefix.toLowerCase())}%`, opts.offset, opts.limit],
-      );
+      // LIKE's default escape character is the backslash, which escapeLike puts before % and _.
+      query = query.where('mimeType', 'like', `${escapeLike(opts.mimePrefix.toLowerCase())}%`);
     }
-    return db.query<AssetRow>('SELECT * FROM assets WHERE organization_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3', [
-      organizationId,
-      opts.offset,
-      opts.limit,
-    ]);
+    return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').offset(opts.offset).limit(opts.limit).execute();
   },
 
-  async delete(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {
-    return (await db.query<AssetRow>('DELETE FROM assets WHERE organization_id = $1 AND id = $2 RETURNING *', [organizationId, id]))[0];
+  /** Of the given ids, those that are assets of the organization. */
+  async ownedIds(db: Queryable, organizationId: string, ids: readonly string[]): Promise<string[]> {
+    const rows = await q(db).selectFrom('assets').select('id').where('organizationId', '=', organizationId).where('id', '=', anyUuid(ids)).execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** Which of these storage keys have an asset row (the orphan sweep keeps those). */
+  async existingKeys(db: Queryable, keys: readonly string[]): Promise<string[]> {
+    const rows = await q(db).selectFrom('assets').select('storageKey').where('storageKey', '=', sql<string>`ANY(CAST(${keys} AS text[]))`).execute();
+    return rows.map((r) => r.storageKey);
+  },
+
+  delete(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {
+    return q(db).deleteFrom('assets').where('organizationId', '=', organizationId).where('id', '=', id).returningAll().executeTakeFirst();
   },
 };

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { LIMITS, Name, PageQuery } from '../../http/schemas.js';
 
 /** 20 MB upload limit of the spec, counted in binary megabytes (20 × 1,048,576 bytes). */
@@ -18,6 +18,7 @@ const assetProperties = {
 /** The asset shape without an $id, for embedding in other $id schemas (add-on children). */
 export const AssetInline = Type.Object(assetProperties);
 export const AssetSchema = Type.Object(assetProperties, { $id: 'Asset', title: 'Asset' });
+export type Asset = Static<typeof AssetSchema>;
 
 export const RegisterAssetBody = Type.Object(
   {

@@ -2,23 +2,14 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
 import { openRemoteFile } from './fetch-remote.js';
 import { ingest } from './ingest.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
-import { MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
+import { type Asset, MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
 import { assetSrc } from './src-url.js';
-
-export interface Asset {
-  id: string;
-  name: string;
-  src: string;
-  mimeType: string;
-  sizeBytes: number;
-  createdAt: string;
-}
 
 export interface UploadInput {
   file: Readable;
@@ -46,15 +37,9 @@ export class AssetsService {
     private readonly config: Readonly<Config>,
   ) {}
 
-  toAsset(row: AssetRow): Asset {
-    return {
-      id: row.id,
-      name: row.name,
-      src: assetSrc(this.config, this.storage, row.storage_key),
-      mimeType: row.mime_type,
-      sizeBytes: row.size_bytes,
-      createdAt: iso(row.created_at)!,
-    };
+  /** The API shape of a stored asset: its storage key becomes the public `src` URL. */
+  toAsset({ organizationId: _, storageKey: key, sha256: __, ...row }: AssetRow): Asset {
+    return { ...row, src: assetSrc(this.config, this.storage, key) };
   }
 
   /** Stores the bytes, then the row; a failed insert removes the stored object so nothing is orphaned. */
@@ -74,7 +59,7 @@ export class AssetsService {
     const key = storageKey(organizationId, id);
     const stored = await ingest(this.storage, key, source, meta);
     try {
-      const row = await repo.insert(this.db, organizationId, { id, name: meta.name, storageKey: key, ...stored });
+      const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...stored });
       return this.toAsset(row);
     } catch (err) {
       await this.storage.delete(key).catch(() => undefined);
@@ -142,13 +127,13 @@ export class AssetsService {
     });
     // The row is gone, so the bytes are unreachable (files are served only for an existing row);
     // a store that fails here leaves an unreachable object rather than failing a committed delete.
-    await this.storage.delete(row.storage_key).catch(() => undefined);
+    await this.storage.delete(row.storageKey).catch(() => undefined);
   }
 
   /** For file serving: the asset behind a /files/<organization>/<asset> path, or undefined. */
   async findByKey(organizationId: string, id: string): Promise<AssetRow | undefined> {
     if (!isUuid(organizationId) || !isUuid(id)) return undefined;
     const row = await repo.get(this.db, organizationId, id);
-    return row && row.storage_key === storageKey(organizationId, id) ? row : undefined;
+    return row && row.storageKey === storageKey(organizationId, id) ? row : undefined;
   }
 }

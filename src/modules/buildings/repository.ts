@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { type PlainInsert, type PlainUpdate, insertValues, q, updateValues } from '../../db/query.js';
+import { type PlainInsert, type PlainUpdate, anyUuid, insertValues, q, updateValues } from '../../db/query.js';
 import type { Buildings } from '../../db/schema.js';
 
 export type BuildingRow = Selectable<Buildings>;
@@ -20,7 +20,7 @@ export const buildingsRepository = {
       .selectFrom('buildings')
       .selectAll()
       .where('organizationId', '=', organizationId)
-      .where('estateId', 'in', estateIds)
+      .where('estateId', '=', anyUuid(estateIds))
       .orderBy('createdAt')
       .orderBy('id')
       .execute();
@@ -29,7 +29,7 @@ export const buildingsRepository = {
   /** The buildings with these ids, in one query. */
   listByIds(db: Queryable, organizationId: string, ids: string[]): Promise<BuildingRow[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return q(db).selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', 'in', ids).execute();
+    return q(db).selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', '=', anyUuid(ids)).execute();
   },
 
   /** Changes the fields given (and updatedAt); with none, reads the row. Undefined when the organization has no such building. */

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Description, LIMITS, Name, Nullable, PageQuery, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 
@@ -27,6 +27,7 @@ export const EstateSchema = Type.Object(
   },
   { $id: 'Estate', title: 'Estate' },
 );
+export type Estate = Static<typeof EstateSchema>;
 
 /**
  * A link a public page will render: http(s) only, so a stored `javascript:` or `data:` URL can never

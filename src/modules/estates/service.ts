@@ -6,30 +6,11 @@ import { type BuildingRow, buildingsRepository } from '../buildings/repository.j
 import type { Building } from '../buildings/schemas.js';
 import { toBuilding } from '../buildings/service.js';
 import { type Navigator, navigatorsRepository, toNavigator } from '../navigators/repository.js';
-import { organizationsRepository } from '../organizations/repository.js';
-import { type EstateFields, type EstateRow, estatesRepository as repo } from './repository.js';
-import { type AdminUpdateEstateBody, type CreateEstateBody, DASHBOARD_FIELDS, type SetupBody } from './schemas.js';
+import { type OrganizationRow, organizationsRepository } from '../organizations/repository.js';
+import { type EstatePatch, type EstateRow, estatesRepository as repo } from './repository.js';
+import { type AdminUpdateEstateBody, type CreateEstateBody, DASHBOARD_FIELDS, type Estate, type SetupBody } from './schemas.js';
 
-export interface Estate {
-  id: string;
-  name: string;
-  description: string | null;
-  organizationId: string;
-  slug: string;
-  photoUrl: string | null;
-  navigatorId: string | null;
-  organization: { id: string; name: string; featureFlags: string[] };
-  buildings: Building[];
-  integrationType: string | null;
-  isPreview: boolean;
-  subscriptionStatus: string;
-  manuallyActivatedAt: string | null;
-  manuallyActivatedById: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-type EstateInput = Static<typeof CreateEstateBody> & EstateFields;
+type EstateInput = Static<typeof CreateEstateBody> & EstatePatch;
 
 /** Lowercase ASCII words joined by hyphens: "Żoliborz Park II" -> "zoliborz-park-ii". */
 export function slugify(name: string): string {
@@ -61,8 +42,8 @@ export class EstatesService {
   constructor(private readonly db: Database) {}
 
   private async toEstate(db: Queryable, row: EstateRow, buildings?: BuildingRow[]): Promise<Estate> {
-    const org = await organizationsRepository.get(db, row.organization_id);
-    const rows = buildings ?? (await buildingsRepository.listByEstates(db, row.organization_id, [row.id]));
+    const org = await organizationsRepository.get(db, row.organizationId);
+    const rows = buildings ?? (await buildingsRepository.listByEstates(db, row.organizationId, [row.id]));
     return shapeEstate(row, org!, rows);
   }
 
@@ -85,7 +66,7 @@ export class EstatesService {
     }
   }
 
-  private checkDashboardFields(input: EstateFields, current: Partial<Record<(typeof DASHBOARD_FIELDS)[number], unknown>>): void {
+  private checkDashboardFields(input: EstatePatch, current: Partial<Record<(typeof DASHBOARD_FIELDS)[number], unknown>>): void {
     for (const field of DASHBOARD_FIELDS) {
       const sent = input[field];
       if (sent === undefined) continue;
@@ -176,13 +157,13 @@ export class EstatesService {
     return this.db.transaction(async (tx) => {
       const current = await requireEstate(tx, organizationId, id, true);
       this.checkDashboardFields(input, {
-        isPreview: current.is_preview,
-        subscriptionStatus: current.subscription_status,
-        manuallyActivatedAt: iso(current.manually_activated_at),
-        manuallyActivatedById: current.manually_activated_by_id,
+        isPreview: current.isPreview,
+        subscriptionStatus: current.subscriptionStatus,
+        manuallyActivatedAt: current.manuallyActivatedAt,
+        manuallyActivatedById: current.manuallyActivatedById,
       });
       const { isPreview, subscriptionStatus, manuallyActivatedAt, manuallyActivatedById, ...writable } = input;
-      const fields: EstateFields = { ...writable };
+      const fields: EstatePatch = { ...writable };
       if (fields.name !== undefined) fields.name = fields.name.trim();
       const row = await repo.update(tx, organizationId, id, fields);
       return this.toEstate(tx, row!);
@@ -197,23 +178,7 @@ export class EstatesService {
   }
 }
 
-function shapeEstate(row: EstateRow, org: { id: string; name: string; feature_flags: string[] }, buildings: BuildingRow[]): Estate {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    organizationId: row.organization_id,
-    slug: row.slug,
-    photoUrl: row.photo_url,
-    navigatorId: row.navigator_id,
-    organization: { id: org.id, name: org.name, featureFlags: org.feature_flags },
-    buildings: buildings.map(toBuilding),
-    integrationType: row.integration_type,
-    isPreview: row.is_preview,
-    subscriptionStatus: row.subscription_status,
-    manuallyActivatedAt: iso(row.manually_activated_at),
-    manuallyActivatedById: row.manually_activated_by_id,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
-  };
+/** The API shape of a stored estate: its organization and buildings embedded. */
+function shapeEstate(row: EstateRow, org: OrganizationRow, buildings: BuildingRow[]): Estate {
+  return { ...row, organization: { id: org.id, name: org.name, featureFlags: org.featureFlags }, buildings: buildings.map(toBuilding) };
 }

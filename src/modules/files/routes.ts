@@ -44,14 +44,14 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!row) return missing();
 
       const etag = `"${row.sha256}"`;
-      const size = row.size_bytes;
+      const size = row.sizeBytes;
       reply
         .header('etag', etag)
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('accept-ranges', 'bytes')
         .header('x-content-type-options', 'nosniff')
-        .header('content-type', row.mime_type);
-      if (isActiveType(row.mime_type)) {
+        .header('content-type', row.mimeType);
+      if (isActiveType(row.mimeType)) {
         reply.header('content-disposition', disposition('attachment', row.name)).header('content-security-policy', "default-src 'none'; sandbox");
       } else {
         reply
@@ -71,14 +71,14 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       try {
         if (range.kind === 'partial') {
-          const stream = await storage.get(row.storage_key, { start: range.start, end: range.end });
+          const stream = await storage.get(row.storageKey, { start: range.start, end: range.end });
           return reply
             .code(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
             .header('content-length', String(range.end - range.start + 1))
             .send(stream);
         }
-        const stream = await storage.get(row.storage_key);
+        const stream = await storage.get(row.storageKey);
         return reply.header('content-length', String(size)).send(stream);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

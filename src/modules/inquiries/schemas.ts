@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Description, Id, Name, Nullable, withIgnored } from '../../http/schemas.js';
 import { UserInline } from '../users/schemas.js';
 
@@ -29,6 +29,7 @@ export const InquirySchema = Type.Object(
   },
   { $id: 'Inquiry', title: 'Inquiry' },
 );
+export type Inquiry = Static<typeof InquirySchema>;
 
 export const InquiryList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(InquirySchema)) });
 

@@ -1,45 +1,22 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import { requireApartment } from '../apartments/service.js';
-import { type User, loadMembers } from '../users/service.js';
+import type { User } from '../users/schemas.js';
+import { loadMembers } from '../users/service.js';
 import { type InquiryFilter, type InquiryRow, inquiriesRepository as repo } from './repository.js';
-import type { SubmitInquiryBody, UpdateInquiryBody } from './schemas.js';
-
-export interface Inquiry {
-  id: string;
-  name: string;
-  email: string;
-  referralUserId: string | null;
-  referralUser: User | null;
-  estateId: string;
-  apartmentIds: string[];
-  status: string;
-  phoneNumber: string | null;
-  info: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { Inquiry, SubmitInquiryBody, UpdateInquiryBody } from './schemas.js';
 
 export interface InquiryPage {
   count: number;
   items: Inquiry[];
 }
 
-const toInquiry = (row: InquiryRow, users: Map<string, User>): Inquiry => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  referralUserId: row.referral_user_id,
-  referralUser: (row.referral_user_id && users.get(row.referral_user_id)) || null,
-  estateId: row.estate_id,
-  apartmentIds: row.apartment_ids,
-  status: row.status,
-  phoneNumber: row.phone_number,
-  info: row.info,
-  createdAt: iso(row.created_at)!,
-  updatedAt: iso(row.updated_at)!,
+/** The API shape of a stored inquiry: without the organization, with its referral user embedded. */
+const toInquiry = ({ organizationId: _, ...row }: InquiryRow, users: Map<string, User>): Inquiry => ({
+  ...row,
+  referralUser: (row.referralUserId && users.get(row.referralUserId)) || null,
 });
 
 const blankToNull = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
@@ -64,17 +41,18 @@ export class InquiriesService {
     }
     if (problems.length > 0) throw unprocessable(`Validation failed: ${problems.join('; ')}`);
 
-    const row = await repo.insert(this.db, organizationId, {
+    const row = await repo.insert(this.db, {
       id: newId(),
-      estate_id: estateId.toLowerCase(),
+      organizationId,
+      estateId: estateId.toLowerCase(),
       name: input.name.trim(),
       email: input.email.trim(),
-      phone_number: blankToNull(input.phoneNumber),
+      phoneNumber: blankToNull(input.phoneNumber),
       info: blankToNull(input.info),
-      apartment_ids: apartmentIds,
-      referral_user_id: referralUserId,
+      apartmentIds,
+      referralUserId,
     });
-    return { id: row.id, status: row.status, createdAt: iso(row.created_at)! };
+    return { id: row.id, status: row.status, createdAt: row.createdAt };
   }
 
   async list(organizationId: string, query: { estateId?: string | undefined; offset?: number | undefined; limit?: number | undefined }): Promise<InquiryPage> {
@@ -96,7 +74,7 @@ export class InquiriesService {
     let row = isUuid(id) ? await repo.get(this.db, organizationId, id) : undefined;
     if (row && input.status !== undefined) row = await repo.setStatus(this.db, organizationId, id, input.status);
     if (!row) throw notFound('Inquiry', id);
-    return toInquiry(row, await loadMembers(this.db, organizationId, row.referral_user_id ? [row.referral_user_id] : []));
+    return toInquiry(row, await loadMembers(this.db, organizationId, row.referralUserId ? [row.referralUserId] : []));
   }
 
   private async page(organizationId: string, filter: InquiryFilter, offset: number, limit: number): Promise<InquiryPage> {
@@ -104,7 +82,7 @@ export class InquiriesService {
     const users = await loadMembers(
       this.db,
       organizationId,
-      rows.flatMap((r) => (r.referral_user_id ? [r.referral_user_id] : [])),
+      rows.flatMap((r) => (r.referralUserId ? [r.referralUserId] : [])),
     );
     return { count, items: rows.map((r) => toInquiry(r, users)) };
   }

@@ -1,24 +1,12 @@
-import type { Static } from '@sinclair/typebox';
+import type { Selectable } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { iso } from '../../ids.js';
-import type { NavigatorSchema } from './schemas.js';
+import { json, q } from '../../db/query.js';
+import type { Navigators } from '../../db/schema.js';
+import type { Navigator } from './schemas.js';
 
-export interface NavigatorRow {
-  id: string;
-  organization_id: string;
-  reference_id: string;
-  reference_type: string;
-  type: string;
-  seo_title: string | null;
-  seo_description: string | null;
-  seo_og_image: string | null;
-  images: Navigator['images'];
-  options: Record<string, unknown>;
-  is_preview: boolean;
-  created_at: Date;
-}
+export type NavigatorRow = Selectable<Navigators>;
 
-export type Navigator = Static<typeof NavigatorSchema>;
+export type { Navigator };
 
 /** The options a quick-setup navigator starts with: a plain 16:9 still image with the usual panels. */
 export function defaultNavigatorOptions(name: string): Record<string, unknown> {
@@ -44,32 +32,27 @@ export function defaultNavigatorOptions(name: string): Record<string, unknown> {
   };
 }
 
-export const toNavigator = (row: NavigatorRow): Navigator => ({
-  id: row.id,
-  referenceId: row.reference_id,
-  referenceType: row.reference_type,
-  type: row.type,
-  seoTitle: row.seo_title,
-  seoDescription: row.seo_description,
-  seoOgImage: row.seo_og_image,
-  images: row.images,
-  createdAt: iso(row.created_at)!,
-  options: row.options,
-  nested: [],
-  isPreview: row.is_preview,
-});
+/** The API shape of a stored navigator: without the organization; `nested` navigators are not stored (always []). */
+export const toNavigator = ({ organizationId: _, ...row }: NavigatorRow): Navigator => ({ ...row, nested: [] });
 
 export const navigatorsRepository = {
-  async insertDefault(db: Queryable, n: { id: string; organizationId: string; estateId: string; name: string }): Promise<NavigatorRow> {
-    const rows = await db.query<NavigatorRow>(
-      `INSERT INTO navigators (id, organization_id, reference_id, reference_type, type, seo_title, options)
-       VALUES ($1, $2, $3, 'estate', 'image', $4, $5) RETURNING *`,
-      [n.id, n.organizationId, n.estateId, n.name, JSON.stringify(defaultNavigatorOptions(n.name))],
-    );
-    return rows[0]!;
+  insertDefault(db: Queryable, n: { id: string; organizationId: string; estateId: string; name: string }): Promise<NavigatorRow> {
+    return q(db)
+      .insertInto('navigators')
+      .values({
+        id: n.id,
+        organizationId: n.organizationId,
+        referenceId: n.estateId,
+        referenceType: 'estate',
+        type: 'image',
+        seoTitle: n.name,
+        options: json(defaultNavigatorOptions(n.name)),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 
-  async get(db: Queryable, organizationId: string, id: string): Promise<NavigatorRow | undefined> {
-    return (await db.query<NavigatorRow>('SELECT * FROM navigators WHERE organization_id = $1 AND id = $2', [organizationId, id]))[0];
+  get(db: Queryable, organizationId: string, id: string): Promise<NavigatorRow | undefined> {
+    return q(db).selectFrom('navigators').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
   },
 };

@@ -1,69 +1,53 @@
+import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
+import type { ApiKeys, Organizations } from '../../db/schema.js';
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  feature_flags: string[];
-  created_at: Date;
-}
+export type OrganizationRow = Selectable<Organizations>;
+/** A key as the service shows it: never its hash. */
+export type ApiKeyRow = Omit<Selectable<ApiKeys>, 'keyHash'>;
 
-export interface ApiKeyRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  key_prefix: string;
-  scopes: string[];
-  created_at: Date;
-  revoked_at: Date | null;
-}
+const KEY_COLUMNS = ['id', 'organizationId', 'name', 'keyPrefix', 'scopes', 'createdAt', 'revokedAt'] as const;
 
 export const organizationsRepository = {
-  async insert(db: Queryable, org: { id: string; name: string; featureFlags: string[] }): Promise<OrganizationRow> {
-    const rows = await db.query<OrganizationRow>('INSERT INTO organizations (id, name, feature_flags) VALUES ($1, $2, $3) RETURNING *', [
-      org.id,
-      org.name,
-      org.featureFlags,
-    ]);
-    return rows[0]!;
+  insert(db: Queryable, org: { id: string; name: string; featureFlags: string[] }): Promise<OrganizationRow> {
+    return q(db).insertInto('organizations').values(org).returningAll().executeTakeFirstOrThrow();
   },
 
-  async get(db: Queryable, id: string): Promise<OrganizationRow | undefined> {
-    return (await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]))[0];
+  get(db: Queryable, id: string): Promise<OrganizationRow | undefined> {
+    return q(db).selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
-  async list(db: Queryable, offset: number, limit: number): Promise<OrganizationRow[]> {
-    return db.query<OrganizationRow>('SELECT * FROM organizations ORDER BY created_at DESC, id DESC OFFSET $1 LIMIT $2', [offset, limit]);
+  list(db: Queryable, offset: number, limit: number): Promise<OrganizationRow[]> {
+    return q(db).selectFrom('organizations').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  async insertKey(
-    db: Queryable,
-    key: { id: string; organizationId: string; name: string; hash: string; prefix: string; scopes: string[] },
-  ): Promise<ApiKeyRow> {
-    const rows = await db.query<ApiKeyRow>(
-      `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, scopes)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING id, organization_id, name, key_prefix, scopes, created_at, revoked_at`,
-      [key.id, key.organizationId, key.name, key.hash, key.prefix, key.scopes],
-    );
-    return rows[0]!;
+  insertKey(db: Queryable, key: { id: string; organizationId: string; name: string; hash: string; prefix: string; scopes: string[] }): Promise<ApiKeyRow> {
+    const { hash, prefix, ...rest } = key;
+    return q(db)
+      .insertInto('apiKeys')
+      .values({ ...rest, keyHash: hash, keyPrefix: prefix })
+      .returning(KEY_COLUMNS)
+      .executeTakeFirstOrThrow();
   },
 
-  async findActiveKeyByHash(db: Queryable, hash: string): Promise<ApiKeyRow | undefined> {
-    return (
-      await db.query<ApiKeyRow>(
-        `SELECT id, organization_id, name, key_prefix, scopes, created_at, revoked_at
-         FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-        [hash],
-      )
-    )[0];
+  findActiveKeyByHash(db: Queryable, hash: string): Promise<ApiKeyRow | undefined> {
+    return q(db).selectFrom('apiKeys').select(KEY_COLUMNS).where('keyHash', '=', hash).where('revokedAt', 'is', null).executeTakeFirst();
   },
 
   async revokeKey(db: Queryable, keyId: string): Promise<boolean> {
-    const rows = await db.query<{ id: string }>('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id', [keyId]);
+    const rows = await q(db)
+      .updateTable('apiKeys')
+      .set({ revokedAt: sql`now()` })
+      .where('id', '=', keyId)
+      .where('revokedAt', 'is', null)
+      .returning('id')
+      .execute();
     return rows.length > 0;
   },
 
   async keyExists(db: Queryable, keyId: string): Promise<boolean> {
-    return (await db.query('SELECT 1 FROM api_keys WHERE id = $1', [keyId])).length > 0;
+    return (await q(db).selectFrom('apiKeys').select('id').where('id', '=', keyId).executeTakeFirst()) !== undefined;
   },
 };

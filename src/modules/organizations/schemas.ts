@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Name, PageQuery } from '../../http/schemas.js';
 
 const Scope = Type.Union([Type.Literal('read'), Type.Literal('write')]);
@@ -8,6 +8,7 @@ export const OrganizationSchema = Type.Object(
   { id: Type.String(), name: Type.String(), featureFlags: Type.Array(Type.String()), createdAt: Type.String({ format: 'date-time' }) },
   { $id: 'Organization', title: 'Organization' },
 );
+export type Organization = Static<typeof OrganizationSchema>;
 
 export const CreateOrganizationBody = Type.Object(
   { name: Name('Organization name'), featureFlags: Type.Optional(FeatureFlags) },
@@ -31,6 +32,7 @@ export const IssuedKeySchema = Type.Object({
   apiKey: Type.String({ description: 'The secret; shown only now' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
+export type IssuedKey = Static<typeof IssuedKeySchema>;
 
 export const ListOrganizationsQuery = Type.Object(PageQuery, { additionalProperties: false });
 export const KeyIdParams = Type.Object({ keyId: Type.String({ maxLength: 200 }) });

@@ -1,38 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
-import { type OrganizationRow, organizationsRepository as repo } from './repository.js';
+import { isUuid, newId } from '../../ids.js';
+import { organizationsRepository as repo } from './repository.js';
+import type { IssuedKey, Organization } from './schemas.js';
 
 export type ApiKeyScope = 'read' | 'write';
 export const API_KEY_SCOPES: ApiKeyScope[] = ['read', 'write'];
-
-export interface Organization {
-  id: string;
-  name: string;
-  featureFlags: string[];
-  createdAt: string;
-}
-
-export interface IssuedKey {
-  id: string;
-  name: string;
-  scopes: ApiKeyScope[];
-  apiKey: string;
-  createdAt: string;
-}
 
 const KEY_PREFIX = 'epk_';
 
 /** Keys carry 32 random bytes, so one SHA-256 is a sufficient, fast hash to look them up by. */
 export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
-
-export const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id,
-  name: row.name,
-  featureFlags: row.feature_flags,
-  createdAt: iso(row.created_at)!,
-});
 
 export class OrganizationsService {
   constructor(private readonly db: Database) {}
@@ -41,18 +20,18 @@ export class OrganizationsService {
     return this.db.transaction(async (tx) => {
       const org = await repo.insert(tx, { id: newId(), name: input.name.trim(), featureFlags: input.featureFlags ?? [] });
       const key = await this.issueKeyIn(tx, org.id, 'default', API_KEY_SCOPES);
-      return { organization: toOrganization(org), apiKey: key.apiKey };
+      return { organization: org, apiKey: key.apiKey };
     });
   }
 
   async list(offset = 0, limit = 100): Promise<Organization[]> {
-    return (await repo.list(this.db, offset, limit)).map(toOrganization);
+    return repo.list(this.db, offset, limit);
   }
 
   async get(id: string): Promise<Organization> {
     const row = isUuid(id) ? await repo.get(this.db, id) : undefined;
     if (!row) throw notFound('Organization', id);
-    return toOrganization(row);
+    return row;
   }
 
   async issueKey(organizationId: string, input: { name?: string | undefined; scopes?: ApiKeyScope[] | undefined }): Promise<IssuedKey> {
@@ -71,7 +50,7 @@ export class OrganizationsService {
       prefix: secret.slice(0, 12),
       scopes: unique,
     });
-    return { id: row.id, name: row.name, scopes: row.scopes as ApiKeyScope[], apiKey: secret, createdAt: iso(row.created_at)! };
+    return { id: row.id, name: row.name, scopes: row.scopes, apiKey: secret, createdAt: row.createdAt };
   }
 
   async revokeKey(keyId: string): Promise<void> {
@@ -84,6 +63,6 @@ export class OrganizationsService {
     if (!secret.startsWith(KEY_PREFIX) || secret.length > 200) return null;
     const row = await repo.findActiveKeyByHash(this.db, hashKey(secret));
     if (!row) return null;
-    return { organizationId: row.organization_id, keyId: row.id, scopes: row.scopes as ApiKeyScope[] };
+    return { organizationId: row.organizationId, keyId: row.id, scopes: row.scopes as ApiKeyScope[] };
   }
 }

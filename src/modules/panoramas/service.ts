@@ -1,54 +1,28 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import { requireApartment } from '../apartments/service.js';
-import { type PanoramaRow, type StoredComment, panoramasRepository as repo } from './repository.js';
-import type { CreatePanoramaBody } from './schemas.js';
+import { type PanoramaRow, panoramasRepository as repo } from './repository.js';
+import type { CreatePanoramaBody, Panorama } from './schemas.js';
 
 type Body = Static<typeof CreatePanoramaBody>;
 
-interface PanoramaBase {
-  id: string;
-  name: string;
-  src: string;
-  priority: number;
-  apartmentId: string;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  metadata: PanoramaRow['metadata'];
-  createdAt: string;
-  comments: PanoramaRow['comments'];
-  portals: PanoramaRow['portals'];
-  pois: PanoramaRow['pois'];
-}
+type PanoramaBase = Omit<Panorama, 'linkedPanoramas'>;
 
-export interface Panorama extends PanoramaBase {
-  linkedPanoramas: Array<PanoramaBase & { linkedPanoramas: [] }>;
-}
-
-const toBase = (row: PanoramaRow): PanoramaBase => ({
-  id: row.id,
-  name: row.name,
-  src: row.src,
-  priority: row.priority,
-  apartmentId: row.apartment_id,
-  seoTitle: row.seo_title,
-  seoDescription: row.seo_description,
+/** The API shape of a stored panorama without its links: every metadata key present (null when never set). */
+const toBase = ({ organizationId: _, linkedPanoramaIds: __, ...row }: PanoramaRow): PanoramaBase => ({
+  ...row,
   metadata: {
     prealign: row.metadata.prealign ?? null,
     hlookat: row.metadata.hlookat ?? null,
     vlookat: row.metadata.vlookat ?? null,
     northOffset: row.metadata.northOffset ?? null,
   },
-  createdAt: iso(row.created_at)!,
-  comments: row.comments,
-  portals: row.portals,
-  pois: row.pois,
 });
 
 /** Comments keep a client id when given so replies can name their parent; every parent must exist. */
-function buildComments(input: Body['comments'], now: string, problems: string[]): StoredComment[] {
+function buildComments(input: Body['comments'], now: string, problems: string[]): Panorama['comments'] {
   const comments = (input ?? []).map((c) => ({
     id: c.id?.toLowerCase() ?? newId(),
     comment: c.comment,
@@ -91,14 +65,15 @@ export class PanoramasService {
     const comments = buildComments(input.comments, now, problems);
     if (problems.length > 0) throw unprocessable(`Validation failed: ${problems.join('; ')}`);
 
-    const row = await repo.insert(this.db, organizationId, {
+    const row = await repo.insert(this.db, {
       id,
-      apartment_id: apartmentId.toLowerCase(),
+      organizationId,
+      apartmentId: apartmentId.toLowerCase(),
       name: input.name.trim(),
       src: input.src,
       priority: input.priority ?? 0,
-      seo_title: input.seoTitle ?? null,
-      seo_description: input.seoDescription ?? null,
+      seoTitle: input.seoTitle ?? null,
+      seoDescription: input.seoDescription ?? null,
       metadata: {
         prealign: input.metadata?.prealign ?? null,
         hlookat: input.metadata?.hlookat ?? null,
@@ -124,7 +99,7 @@ export class PanoramasService {
         data: { urls: p.data?.urls ?? [], type: p.data?.type ?? null },
         createdAt: now,
       })),
-      linked_panorama_ids: linkedIds,
+      linkedPanoramaIds: linkedIds,
     });
     return (await this.expand(organizationId, [row]))[0]!;
   }
@@ -136,13 +111,13 @@ export class PanoramasService {
 
   /** Linked panoramas of a whole list in one query, one level deep. */
   private async expand(organizationId: string, rows: PanoramaRow[]): Promise<Panorama[]> {
-    const wanted = [...new Set(rows.flatMap((r) => r.linked_panorama_ids))];
+    const wanted = [...new Set(rows.flatMap((r) => r.linkedPanoramaIds))];
     const linked = new Map((await repo.listByIds(this.db, organizationId, wanted)).map((r) => [r.id, r]));
     return rows.map((r) => ({
       ...toBase(r),
-      linkedPanoramas: r.linked_panorama_ids.flatMap((l) => {
+      linkedPanoramas: r.linkedPanoramaIds.flatMap((l) => {
         const target = linked.get(l);
-        return target ? [{ ...toBase(target), linkedPanoramas: [] as [] }] : [];
+        return target ? [{ ...toBase(target), linkedPanoramas: [] }] : [];
       }),
     }));
   }

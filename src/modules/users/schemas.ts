@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Description, LIMITS, Nullable } from '../../http/schemas.js';
 
 export const USER_ROLES = ['admin', 'member'] as const;
@@ -32,6 +32,7 @@ const userProperties = {
 };
 
 export const UserSchema = Type.Object(userProperties, { $id: 'User', title: 'User' });
+export type User = Static<typeof UserSchema>;
 /** The same shape for embedding in an inquiry (fast-json-stringify cannot follow a nested $ref). */
 export const UserInline = Type.Object(userProperties);
 

@@ -2,58 +2,17 @@ import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { registerUniqueMessage } from '../../db/errors.js';
 import { notFound } from '../../errors.js';
-import { isUuid, iso, newId } from '../../ids.js';
+import { isUuid, newId } from '../../ids.js';
 import { organizationsRepository } from '../organizations/repository.js';
-import { type MembershipRow, type UserRow, usersRepository as repo } from './repository.js';
-import type { CreateUserBody } from './schemas.js';
+import { type UserRow, usersRepository as repo } from './repository.js';
+import type { CreateUserBody, User } from './schemas.js';
 
 registerUniqueMessage('users_email_uq', 'A user with this email already exists');
 
-export interface Membership {
-  id: string;
-  userId: string;
-  organizationId: string;
-  organization: { id: string; name: string; featureFlags: string[] };
-  role: string;
-  createdAt: string;
-}
+type Membership = Awaited<ReturnType<typeof repo.listMemberships>>[number];
 
-export interface User {
-  id: string;
-  firstName: string | null;
-  lastName: string | null;
-  avatarUrl: string | null;
-  jobTitle: string | null;
-  description: string | null;
-  email: string;
-  role: string;
-  createdAt: string;
-  isRegistered: boolean;
-  organizationMemberships: Membership[];
-}
-
-const toMembership = (m: MembershipRow): Membership => ({
-  id: m.id,
-  userId: m.user_id,
-  organizationId: m.organization_id,
-  organization: { id: m.organization_id, name: m.organization_name, featureFlags: m.organization_feature_flags },
-  role: m.role,
-  createdAt: iso(m.created_at)!,
-});
-
-const toUser = (u: UserRow, memberships: MembershipRow[]): User => ({
-  id: u.id,
-  firstName: u.first_name,
-  lastName: u.last_name,
-  avatarUrl: u.avatar_url,
-  jobTitle: u.job_title,
-  description: u.description,
-  email: u.email,
-  role: u.role,
-  createdAt: iso(u.created_at)!,
-  isRegistered: u.is_registered,
-  organizationMemberships: memberships.filter((m) => m.user_id === u.id).map(toMembership),
-});
+/** The API shape of a member: without the organization column, with its memberships in this organization. */
+const toUser = (u: UserRow, memberships: Membership[]): User => ({ ...u, organizationMemberships: memberships.filter((m) => m.userId === u.id) });
 
 /**
  * Members of one organization by id, each with its memberships in that organization only: two

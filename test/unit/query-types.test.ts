@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../../src/db/client.js';
+import { json, q } from '../../src/db/query.js';
+
+// Compiling needs no connection: these queries are never executed.
+const nowhere: Queryable = {
+  query: () => Promise.reject(new Error('not executed')),
+};
+
+describe('typed queries', () => {
+  it('write camelCase properties as the snake_case columns of the migrations', () => {
+    const { sql } = q(nowhere).selectFrom('apartments').select(['floorPlan3dPreviewUrls', 'priceCents']).where('organizationId', '=', 'x').compile();
+    expect(sql).toBe('select "floor_plan_3d_preview_urls", "price_cents" from "apartments" where "organization_id" = $1');
+    const asset = q(nowhere).selectFrom('assets').select('sha256').compile();
+    expect(asset.sql).toBe('select "sha256" from "assets"');
+  });
+
+  it('send jsonb values as JSON text, arrays included', () => {
+    const { sql, parameters } = q(nowhere)
+      .updateTable('apartments')
+      .set({ assetsIds: json(['a', 'b']) })
+      .compile();
+    expect(sql).toBe('update "apartments" set "assets_ids" = CAST($1 AS jsonb)');
+    expect(parameters).toEqual(['["a","b"]']);
+  });
+
+  it('refuse, at type-check time, a column or table the schema does not have', () => {
+    // `npm run typecheck` fails if any of these lines stops being an error (an unused @ts-expect-error).
+    const build = () => [
+      // @ts-expect-error: no such column
+      q(nowhere)
+        .selectFrom('apartments')
+        .select('noSuchColumn'),
+      // @ts-expect-error: no such table
+      q(nowhere).selectFrom('no_such_table'),
+      // @ts-expect-error: a jsonb column is written only through json()
+      q(nowhere)
+        .updateTable('apartments')
+        .set({ assetsIds: ['a'] }),
+      // @ts-expect-error: snake_case names are not properties
+      q(nowhere)
+        .selectFrom('apartments')
+        .select('price_cents'),
+    ];
+    // At run time nothing stops them: without the types they would reach the database.
+    const [column, table, jsonb, snake] = build().map((query) => query.compile());
+    expect(column?.sql).toBe('select "no_such_column" from "apartments"');
+    expect(table?.sql).toBe('select from "no_such_table"');
+    expect(jsonb?.parameters).toEqual([['a']]);
+    expect(snake?.sql).toBe('select "price_cents" from "apartments"');
+  });
+});
