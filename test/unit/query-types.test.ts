@@ -26,21 +26,17 @@ describe('typed queries', () => {
 
   it('refuse, at type-check time, a column or table the schema does not have', () => {
     // `npm run typecheck` fails if any of these lines stops being an error (an unused @ts-expect-error).
+    const apartments = q(nowhere).selectFrom('apartments');
+    const update = q(nowhere).updateTable('apartments');
     const build = () => [
       // @ts-expect-error: no such column
-      q(nowhere)
-        .selectFrom('apartments')
-        .select('noSuchColumn'),
+      apartments.select('noSuchColumn'),
       // @ts-expect-error: no such table
       q(nowhere).selectFrom('no_such_table'),
       // @ts-expect-error: a jsonb column is written only through json()
-      q(nowhere)
-        .updateTable('apartments')
-        .set({ assetsIds: ['a'] }),
+      update.set({ assetsIds: ['a'] }),
       // @ts-expect-error: snake_case names are not properties
-      q(nowhere)
-        .selectFrom('apartments')
-        .select('price_cents'),
+      apartments.select('price_cents'),
     ];
     // At run time nothing stops them: without the types they would reach the database.
     const [column, table, jsonb, snake] = build().map((query) => query.compile());

@@ -4,32 +4,29 @@ import { type PlainUpdate, columnName, q, updateValues } from '../../db/query.js
 import type { Apartments } from '../../db/schema.js';
 
 export type ApartmentRow = Selectable<Apartments>;
-/** A new apartment with every column given: bulk inserts expand JSON records, where a missing key would be NULL, not the default. */
-export type NewApartment = Omit<ApartmentRow, 'createdAt' | 'updatedAt'>;
+type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
+type Stored = Omit<ApartmentRow, 'createdAt' | 'updatedAt'>;
+/**
+ * A new apartment. Bulk inserts expand JSON records, where a missing key is NULL rather than the
+ * column default: every NOT NULL column is required here (APARTMENT_DEFAULTS fills them), a nullable
+ * one may be left out and is NULL.
+ */
+export type NewApartment = Omit<Stored, NullableKeys<Stored>> & Partial<Pick<Stored, NullableKeys<Stored>>>;
 export type ApartmentPatch = PlainUpdate<Apartments>;
 
-/** Defaults of a new apartment (DECISIONS), applied by the service to every field an item left out. */
+/** Defaults of a new apartment (DECISIONS) for every NOT NULL field an item left out; nullable fields default to null. */
 export const APARTMENT_DEFAULTS = {
   isPromoted: false,
-  description: null,
   status: 'ACTIVE',
   floorPlanUrls: [],
   floorPlanPreviewUrls: [],
   floorPlan3dPreviewUrls: [],
-  priceCents: null,
   isPriceNet: false,
   apartmentType: 'RESIDENTIAL',
   apartmentData: {},
   showPrice: true,
-  currency: null,
-  externalId: null,
-  lastSynchronizedAt: null,
-  source: null,
-  virtualTourUrl: null,
   assetsIds: [],
-  panoramaId: null,
   preferredAngles: [],
-  externalUrl: null,
   priceChangeHistory: [],
 } satisfies Omit<NewApartment, 'id' | 'organizationId' | 'name' | 'buildingId' | 'estateId'>;
 
@@ -40,8 +37,8 @@ export const apartmentsRepository = {
    * caller's transaction.
    */
   insertMany(db: Queryable, apartments: NewApartment[]): Promise<ApartmentRow[]> {
-    const columns = Object.keys(apartments[0] ?? {}) as Array<keyof NewApartment>;
-    const records = apartments.map((a) => Object.fromEntries(columns.map((c) => [columnName(c), a[c]])));
+    const columns = [...new Set(apartments.flatMap((a) => Object.keys(a)))] as Array<keyof NewApartment>;
+    const records = apartments.map((a) => Object.fromEntries(columns.map((c) => [columnName(c), a[c] ?? null])));
     return q(db)
       .insertInto('apartments')
       .columns(columns)
