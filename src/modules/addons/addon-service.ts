@@ -1,5 +1,7 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { assetSrc } from './assets.js';
 import type { AddonReader } from './public-read.js';
@@ -31,22 +33,18 @@ export abstract class AddonService<D extends { enabled: boolean }> implements Ad
 }
 
 /**
- * One child of an estate's add-on as its JSON document: `json` is the json_build_object over
- * `from` (aliased `alias`, asset joined as `a` where needed), whose SQL reads $1 organization,
- * $2 estate and $3 the src prefix; the id is $4.
+ * The root of an add-on's one-statement document: its state row, or none (off, version 0), with
+ * `enabled` and `version` selected; the caller selects the children next to them.
  */
-export async function childDocument<T>(
-  db: Queryable,
-  select: { json: string; from: string; alias: string },
-  organizationId: string,
-  estateId: string,
-  id: string,
-  srcPrefix: string,
-): Promise<T | undefined> {
-  const { json, from, alias } = select;
-  const rows = await db.query<{ doc: T }>(
-    `SELECT ${json} AS doc FROM ${from} WHERE ${alias}.organization_id = $1 AND ${alias}.estate_id = $2 AND ${alias}.id = $4`,
-    [organizationId, estateId, srcPrefix, id],
-  );
-  return rows[0]?.doc;
+export function addonDocument(db: Queryable, organizationId: string, estateId: string, kind: AddonKind) {
+  return q(db)
+    .selectFrom(sql`(SELECT 1)`.as('one'))
+    .leftJoin('addonStates as st', (join) => join.on('st.organizationId', '=', organizationId).on('st.estateId', '=', estateId).on('st.kind', '=', kind))
+    .select((eb) => [
+      eb.fn.coalesce('st.enabled', sql.lit(false)).as('enabled'),
+      eb.cast<number>(eb.fn.coalesce('st.version', sql.lit(0)), 'integer').as('version'),
+    ]);
 }
+
+/** A json_agg of children as their JSON array: `[]`, not null, when there are none. */
+export const jsonList = <T>(agg: Expression<T[]>): RawBuilder<T[]> => sql<T[]>`coalesce(${agg}, '[]'::json)`;

@@ -1,12 +1,9 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
 import { type SiblingSet, compact } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
-
-interface Removed {
-  estate_id: string;
-  parent_id: string | null;
-}
 
 /**
  * Called by asset deletion inside its transaction: removes every add-on child that references the
@@ -15,40 +12,74 @@ interface Removed {
  * keys, so this may run before or after the asset row is deleted in the same transaction.
  */
 export async function detachAssetFromAddons(tx: Queryable, organizationId: string, assetId: string): Promise<void> {
+  const db = q(tx);
   // Lock the affected estates in id order, as every add-on write locks its estate first; a
   // concurrent reorder then either finishes before this or sees the children already gone.
-  await tx.query(
-    `SELECT id FROM estates WHERE organization_id = $1 AND id IN (
-       SELECT estate_id FROM investment_files WHERE organization_id = $1 AND asset_id = $2
-       UNION SELECT estate_id FROM gallery_items WHERE organization_id = $1 AND asset_id = $2
-       UNION SELECT estate_id FROM downloads_items WHERE organization_id = $1 AND asset_id = $2
-       UNION SELECT estate_id FROM map_configs WHERE organization_id = $1 AND logo_asset_id = $2)
-     ORDER BY id FOR UPDATE`,
-    [organizationId, assetId],
-  );
+  await db
+    .selectFrom('estates')
+    .select('id')
+    .where('organizationId', '=', organizationId)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('investmentFiles')
+        .select('estateId')
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', assetId)
+        .union(eb.selectFrom('galleryItems').select('estateId').where('organizationId', '=', organizationId).where('assetId', '=', assetId))
+        .union(eb.selectFrom('downloadsItems').select('estateId').where('organizationId', '=', organizationId).where('assetId', '=', assetId))
+        .union(eb.selectFrom('mapConfigs').select('estateId').where('organizationId', '=', organizationId).where('logoAssetId', '=', assetId)),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 
   const touched = new Map<string, { estateId: string; kind: AddonKind }>();
-  const detach = async (table: 'investment_files' | 'gallery_items' | 'downloads_items', parent: 'section_id' | 'group_id', kind: AddonKind) => {
-    const removed = await tx.query<Removed>(`DELETE FROM ${table} WHERE organization_id = $1 AND asset_id = $2 RETURNING estate_id, ${parent} AS parent_id`, [
-      organizationId,
-      assetId,
-    ]);
+  /** Renumbers every sibling set a deleted child left (one per estate and parent) and records the add-on as changed. */
+  const settle = async (
+    removed: Array<{ estateId: string; parentId: string | null }>,
+    kind: AddonKind,
+    set: (estateId: string, parentId: string | null) => SiblingSet,
+  ) => {
     const sets = new Map<string, SiblingSet>();
     for (const r of removed) {
-      sets.set(`${r.estate_id}:${r.parent_id}`, { table, organizationId, estateId: r.estate_id, parent: { column: parent, id: r.parent_id } });
-      touched.set(`${r.estate_id}:${kind}`, { estateId: r.estate_id, kind });
+      sets.set(`${r.estateId}:${r.parentId}`, set(r.estateId, r.parentId));
+      touched.set(`${r.estateId}:${kind}`, { estateId: r.estateId, kind });
     }
-    for (const set of sets.values()) await compact(tx, set);
+    for (const s of sets.values()) await compact(tx, s);
   };
-  await detach('investment_files', 'section_id', 'investment');
-  await detach('gallery_items', 'section_id', 'gallery');
-  await detach('downloads_items', 'group_id', 'downloads');
 
-  const logos = await tx.query<{ estate_id: string }>(
-    'UPDATE map_configs SET logo_asset_id = NULL, updated_at = now() WHERE organization_id = $1 AND logo_asset_id = $2 RETURNING estate_id',
-    [organizationId, assetId],
-  );
-  for (const r of logos) touched.set(`${r.estate_id}:map`, { estateId: r.estate_id, kind: 'map' });
+  const files = await db
+    .deleteFrom('investmentFiles')
+    .where('organizationId', '=', organizationId)
+    .where('assetId', '=', assetId)
+    .returning(['estateId', 'sectionId as parentId'])
+    .execute();
+  await settle(files, 'investment', (estateId, id) => ({ table: 'investmentFiles', organizationId, estateId, parent: { column: 'sectionId', id } }));
+
+  const items = await db
+    .deleteFrom('galleryItems')
+    .where('organizationId', '=', organizationId)
+    .where('assetId', '=', assetId)
+    .returning(['estateId', 'sectionId as parentId'])
+    .execute();
+  await settle(items, 'gallery', (estateId, id) => ({ table: 'galleryItems', organizationId, estateId, parent: { column: 'sectionId', id } }));
+
+  const downloads = await db
+    .deleteFrom('downloadsItems')
+    .where('organizationId', '=', organizationId)
+    .where('assetId', '=', assetId)
+    .returning(['estateId', 'groupId as parentId'])
+    .execute();
+  await settle(downloads, 'downloads', (estateId, id) => ({ table: 'downloadsItems', organizationId, estateId, parent: { column: 'groupId', id } }));
+
+  const logos = await db
+    .updateTable('mapConfigs')
+    .set({ logoAssetId: null, updatedAt: sql`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('logoAssetId', '=', assetId)
+    .returning('estateId')
+    .execute();
+  for (const r of logos) touched.set(`${r.estateId}:map`, { estateId: r.estateId, kind: 'map' });
 
   for (const { estateId, kind } of touched.values()) {
     await touchAddon(tx, organizationId, estateId, kind);

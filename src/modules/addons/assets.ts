@@ -1,24 +1,36 @@
+import { type Selectable, expressionBuilder } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
+import type { Assets } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 
-export interface AddonAssetRow {
-  id: string;
-  name: string;
-  mime_type: string;
-  size_bytes: number;
-}
+const ADDON_ASSET_COLUMNS = ['id', 'name', 'mimeType', 'sizeBytes'] as const;
+/** What the add-on checks read of an asset. */
+export type AddonAssetRow = Pick<Selectable<Assets>, (typeof ADDON_ASSET_COLUMNS)[number]>;
 
 export { assetSrc } from '../assets/src-url.js';
 
-/** JSON of the embedded `asset` object, for SQL whose assets alias is `a` and whose src prefix is `$prefixParam`. */
-export const assetJson = (prefixParam: string) =>
-  `json_build_object('id', a.id, 'name', a.name, 'src', ${prefixParam}::text || a.storage_key, 'mimeType', a.mime_type, 'sizeBytes', a.size_bytes)`;
+/**
+ * The embedded `asset` object, for queries that join the asset as `a`. Its rule: `src` is the
+ * public URL, the service's src prefix followed by the storage key.
+ */
+export function assetJson(srcPrefix: string) {
+  const eb = expressionBuilder<{ a: Assets }, 'a'>();
+  return jsonBuildObject({
+    id: eb.ref('a.id'),
+    name: eb.ref('a.name'),
+    src: eb(eb.cast<string>(eb.val(srcPrefix), 'text'), '||', eb.ref('a.storageKey')),
+    mimeType: eb.ref('a.mimeType'),
+    sizeBytes: eb.ref('a.sizeBytes'),
+  });
+}
 
 /** An asset of the organization, or the 404 every other organization's asset gets too. */
 export async function requireAddonAsset(db: Queryable, organizationId: string, assetId: string): Promise<AddonAssetRow> {
   const row = isUuid(assetId)
-    ? (await db.query<AddonAssetRow>('SELECT id, name, mime_type, size_bytes FROM assets WHERE organization_id = $1 AND id = $2', [organizationId, assetId]))[0]
+    ? await q(db).selectFrom('assets').select(ADDON_ASSET_COLUMNS).where('organizationId', '=', organizationId).where('id', '=', assetId).executeTakeFirst()
     : undefined;
   if (!row) throw notFound('Asset', assetId);
   return row;
@@ -27,15 +39,15 @@ export async function requireAddonAsset(db: Queryable, organizationId: string, a
 const base = (mime: string) => mime.split(';')[0]!.trim().toLowerCase();
 
 export function requireGalleryMedia(asset: AddonAssetRow): void {
-  const mime = base(asset.mime_type);
+  const mime = base(asset.mimeType);
   if (!mime.startsWith('image/') && !mime.startsWith('video/')) {
-    throw badRequest(`Asset ${asset.id} is ${asset.mime_type}; the gallery accepts image and video assets only`);
+    throw badRequest(`Asset ${asset.id} is ${asset.mimeType}; the gallery accepts image and video assets only`);
   }
 }
 
 export function requireImage(asset: AddonAssetRow, field: string): void {
-  if (!base(asset.mime_type).startsWith('image/')) {
-    throw badRequest(`${field}: asset ${asset.id} is ${asset.mime_type}; an image asset is required`);
+  if (!base(asset.mimeType).startsWith('image/')) {
+    throw badRequest(`${field}: asset ${asset.id} is ${asset.mimeType}; an image asset is required`);
   }
 }
 
@@ -97,12 +109,12 @@ export const INVESTMENT_MIME_TYPES = new Set([
 ]);
 
 export function requireInvestmentFile(asset: AddonAssetRow): void {
-  const mime = base(asset.mime_type);
+  const mime = base(asset.mimeType);
   const accepted = mime.startsWith('image/') || mime.startsWith('video/') || INVESTMENT_MIME_TYPES.has(mime);
   if (!accepted) {
-    throw badRequest(`Asset ${asset.id} is ${asset.mime_type}; investment files must be documents, images, video, archives or CAD files`);
+    throw badRequest(`Asset ${asset.id} is ${asset.mimeType}; investment files must be documents, images, video, archives or CAD files`);
   }
-  if (asset.size_bytes > INVESTMENT_MAX_BYTES) {
-    throw badRequest(`Asset ${asset.id} is ${asset.size_bytes} bytes; investment files must be at most 50 MB (${INVESTMENT_MAX_BYTES} bytes)`);
+  if (asset.sizeBytes > INVESTMENT_MAX_BYTES) {
+    throw badRequest(`Asset ${asset.id} is ${asset.sizeBytes} bytes; investment files must be at most 50 MB (${INVESTMENT_MAX_BYTES} bytes)`);
   }
 }

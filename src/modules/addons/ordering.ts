@@ -1,61 +1,59 @@
+import { type Expression, type SqlBool, expressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
+import type { DB } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 
 /** Tables whose rows are ordered siblings; names are constants here, never client input. */
-export type OrderedTable =
-  | 'investment_sections'
-  | 'investment_files'
-  | 'gallery_sections'
-  | 'gallery_items'
-  | 'map_pois'
-  | 'downloads_groups'
-  | 'downloads_items';
+export type OrderedTable = 'investmentSections' | 'investmentFiles' | 'gallerySections' | 'galleryItems' | 'mapPois' | 'downloadsGroups' | 'downloadsItems';
+
+/** The parent column of a nested child table (never for top-level tables). */
+export type ParentColumn<T extends OrderedTable> = Extract<keyof DB[T], 'sectionId' | 'groupId'>;
 
 /**
  * One sibling set: the rows of a table under one estate and, for nested children, one parent
  * (a null parent id is the set of ungrouped gallery items). Callers hold the estate row lock.
  */
-export interface SiblingSet {
-  table: OrderedTable;
-  organizationId: string;
-  estateId: string;
-  parent?: { column: 'section_id' | 'group_id'; id: string | null };
-}
+export type SiblingSet = {
+  [T in OrderedTable]: { table: T; organizationId: string; estateId: string } & ([ParentColumn<T>] extends [never]
+    ? { parent?: undefined }
+    : { parent: { column: ParentColumn<T>; id: string | null } });
+}[OrderedTable];
 
-function scope(set: SiblingSet): { where: string; params: unknown[] } {
-  const params: unknown[] = [set.organizationId, set.estateId];
-  let where = 'organization_id = $1 AND estate_id = $2';
-  if (set.parent) {
-    params.push(set.parent.id);
-    where += set.parent.id === null ? ` AND ${set.parent.column} IS NULL AND $3::uuid IS NULL` : ` AND ${set.parent.column} = $3::uuid`;
-  }
-  return { where, params };
+function scope(set: SiblingSet): Expression<SqlBool> {
+  const eb = expressionBuilder<DB, OrderedTable>();
+  const where = [eb('organizationId', '=', set.organizationId), eb('estateId', '=', set.estateId)];
+  if (set.parent) where.push(set.parent.id === null ? eb(set.parent.column, 'is', null) : eb(set.parent.column, '=', set.parent.id));
+  return eb.and(where);
 }
 
 export async function siblingIds(db: Queryable, set: SiblingSet): Promise<string[]> {
-  const { where, params } = scope(set);
-  const rows = await db.query<{ id: string }>(`SELECT id FROM ${set.table} WHERE ${where} ORDER BY position, id`, params);
+  const rows = await q(db).selectFrom(set.table).select('id').where(scope(set)).orderBy('position').orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
 /** The position a new row takes before placeAt moves it: after every existing sibling. */
 export async function nextPosition(db: Queryable, set: SiblingSet): Promise<number> {
-  const { where, params } = scope(set);
-  const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${set.table} WHERE ${where}`, params);
-  return rows[0]?.n ?? 0;
+  const row = await q(db)
+    .selectFrom(set.table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(scope(set))
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 
 /** Writes positions 0..n-1 in the given order with one statement (the unique check is deferred). */
 export async function writeOrder(db: Queryable, set: SiblingSet, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  const { where, params } = scope(set);
-  params.push(ids);
-  await db.query(
-    `UPDATE ${set.table} AS t SET position = v.ord - 1, updated_at = now()
-     FROM unnest($${params.length}::uuid[]) WITH ORDINALITY AS v(id, ord)
-     WHERE t.id = v.id AND t.position IS DISTINCT FROM (v.ord - 1)::int AND ${where}`,
-    params,
-  );
+  const v = sql<{ id: string; ord: number }>`unnest(${ids}::uuid[]) WITH ORDINALITY`.as<'v'>(sql`v(id, ord)`);
+  await q(db)
+    .updateTable(set.table)
+    .from(v)
+    .set((eb) => ({ position: eb('v.ord', '-', 1), updatedAt: sql`now()` }))
+    .whereRef(`${set.table}.id`, '=', 'v.id')
+    .where(`${set.table}.position`, 'is distinct from', (eb) => eb.cast<number>(eb('v.ord', '-', 1), 'integer'))
+    .where(scope(set))
+    .execute();
 }
 
 /** Renumbers the set to 0..n-1 keeping its order, after a delete or a move out. */

@@ -1,4 +1,7 @@
+import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
+import type { AddonStates } from '../../db/schema.js';
 
 export type AddonKind = 'investment' | 'gallery' | 'map' | 'downloads';
 
@@ -7,36 +10,40 @@ export type AddonKind = 'investment' | 'gallery' | 'map' | 'downloads';
  * public reads use as cache key and ETag. `enabled` is only changed when given.
  */
 export async function touchAddon(db: Queryable, organizationId: string, estateId: string, kind: AddonKind, enabled?: boolean): Promise<void> {
-  await db.query(
-    `INSERT INTO addon_states (organization_id, estate_id, kind, enabled) VALUES ($1, $2, $3, coalesce($4::boolean, false))
-     ON CONFLICT (estate_id, kind) DO UPDATE
-       SET enabled = coalesce($4::boolean, addon_states.enabled), version = addon_states.version + 1, updated_at = now()`,
-    [organizationId, estateId, kind, enabled ?? null],
-  );
+  await q(db)
+    .insertInto('addonStates')
+    .values({ organizationId, estateId, kind, enabled: enabled ?? false })
+    .onConflict((oc) =>
+      oc.columns(['estateId', 'kind']).doUpdateSet((eb) => ({
+        enabled: enabled ?? eb.ref('addonStates.enabled'),
+        version: eb('addonStates.version', '+', 1),
+        updatedAt: sql`now()`,
+      })),
+    )
+    .execute();
   // Delivered at commit (never for a rolled-back write) to every instance's listener.
-  await db.query('SELECT pg_notify($1, $2)', [ADDON_CHANNEL, `${kind}:${estateId.toLowerCase()}`]);
+  await q(db)
+    .selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(ADDON_CHANNEL), eb.val(`${kind}:${estateId.toLowerCase()}`)]).as('notified'))
+    .execute();
 }
 
 /** NOTIFY channel of add-on changes; payload `<kind>:<estateId>`. */
 export const ADDON_CHANNEL = 'addon_changed';
 
-export interface PublicAddonState {
-  organizationId: string;
-  enabled: boolean;
-  version: number;
-}
+export type PublicAddonState = Pick<Selectable<AddonStates>, 'organizationId' | 'enabled' | 'version'>;
 
 /**
  * The one lookup that is not scoped by organization: an anonymous read names only the estate, so
  * this resolves its owner; every query after it is scoped by the organization it returns.
  */
 export async function findAddonState(db: Queryable, estateId: string, kind: AddonKind): Promise<PublicAddonState | undefined> {
-  const rows = await db.query<{ organization_id: string; enabled: boolean | null; version: number | null }>(
-    `SELECT e.organization_id, s.enabled, s.version FROM estates e
-     LEFT JOIN addon_states s ON s.estate_id = e.id AND s.kind = $2 WHERE e.id = $1`,
-    [estateId, kind],
-  );
-  const row = rows[0];
+  const row = await q(db)
+    .selectFrom('estates as e')
+    .leftJoin('addonStates as s', (join) => join.onRef('s.estateId', '=', 'e.id').on('s.kind', '=', kind))
+    .select(['e.organizationId', 's.enabled', 's.version'])
+    .where('e.id', '=', estateId)
+    .executeTakeFirst();
   if (!row) return undefined;
-  return { organizationId: row.organization_id, enabled: row.enabled ?? false, version: row.version ?? 0 };
+  // An estate whose add-on was never written has no state row: off, version 0.
+  return { organizationId: row.organizationId, enabled: row.enabled ?? false, version: row.version ?? 0 };
 }

@@ -1,7 +1,11 @@
+import type { Selectable } from 'kysely';
 import type { Database, Queryable } from '../../db/client.js';
+import { q } from '../../db/query.js';
+import type { DB } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
+import type { OrderedTable, ParentColumn } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
 
@@ -27,27 +31,27 @@ export function addonWrite<T>(
   return result.finally(() => invalidateAddon(kind, estateId.toLowerCase()));
 }
 
-type ChildTable = 'investment_sections' | 'investment_files' | 'gallery_sections' | 'gallery_items' | 'map_pois' | 'downloads_groups' | 'downloads_items';
-
-/** A child row of this estate and organization, or the 404 naming it. */
-export async function requireChild<R = Record<string, unknown>>(
+/** A child row of this estate and organization (and of `parent`, when given), or the 404 naming it. */
+export async function requireChild<T extends OrderedTable>(
   db: Queryable,
-  table: ChildTable,
+  table: T,
   resource: string,
   organizationId: string,
   estateId: string,
   id: string,
-  extra?: { column: 'section_id' | 'group_id'; id: string },
-): Promise<R> {
-  const params: unknown[] = [organizationId, estateId, id];
-  let sql = `SELECT * FROM ${table} WHERE organization_id = $1 AND estate_id = $2 AND id = $3`;
-  if (extra) {
-    params.push(extra.id);
-    sql += ` AND ${extra.column} = $4`;
-  }
-  const row = isUuid(id) ? (await db.query<R>(sql, params))[0] : undefined;
+  parent?: { column: ParentColumn<T>; id: string },
+): Promise<Selectable<DB[T]>> {
+  if (!isUuid(id)) throw notFound(resource, id);
+  let query = q(db)
+    .selectFrom(table as OrderedTable)
+    .selectAll()
+    .where('organizationId', '=', organizationId)
+    .where('estateId', '=', estateId)
+    .where('id', '=', id);
+  if (parent) query = query.where(parent.column as 'sectionId' | 'groupId', '=', parent.id);
+  const row = await query.executeTakeFirst();
   if (!row) throw notFound(resource, id);
-  return row;
+  return row as Selectable<DB[T]>;
 }
 
 export const unprocessableField = (field: string, rule: string) => new AppError('unprocessable', `Validation failed: ${field} ${rule}`);

@@ -1,94 +1,99 @@
+import { type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { childDocument } from '../addon-service.js';
+import { q } from '../../../db/query.js';
+import type { Assets, DB, DownloadsGroups, DownloadsItems } from '../../../db/schema.js';
+import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
 
-const ITEM = `json_build_object('id', d.id, 'assetId', d.asset_id, 'label', d.label, 'order', d.position, 'asset', ${assetJson('$3')})`;
+/** An item (aliased `d`, its asset joined as `a`) as JSON; its rules: the position is its `order`, the asset is embedded. */
+function item(srcPrefix: string) {
+  const eb = expressionBuilder<{ d: DownloadsItems; a: Assets }, 'd' | 'a'>();
+  return jsonBuildObject({
+    id: eb.ref('d.id'),
+    assetId: eb.ref('d.assetId'),
+    label: eb.ref('d.label'),
+    order: eb.ref('d.position'),
+    asset: assetJson(srcPrefix),
+  });
+}
 
-const GROUP = `json_build_object('id', g.id, 'title', g.title, 'order', g.position,
-  'items', coalesce((SELECT json_agg(${ITEM} ORDER BY d.position, d.id) FROM downloads_items d JOIN assets a ON a.id = d.asset_id
-    WHERE d.organization_id = $1 AND d.group_id = g.id), '[]'::json))`;
-
-export interface DownloadsDocRow {
-  enabled: boolean;
-  version: number;
-  groups: unknown[];
+/** A group (aliased `g`) as JSON; its rules: the position is its `order`, its items are embedded in their order. */
+function group(organizationId: string, srcPrefix: string) {
+  const eb = expressionBuilder<DB & { g: DownloadsGroups }, 'g'>();
+  const items = eb
+    .selectFrom('downloadsItems as d')
+    .innerJoin('assets as a', 'a.id', 'd.assetId')
+    .select((eb) => jsonList(eb.fn.jsonAgg(item(srcPrefix)).orderBy('d.position').orderBy('d.id')).as('items'))
+    .where('d.organizationId', '=', organizationId)
+    .whereRef('d.groupId', '=', 'g.id')
+    .$asScalar();
+  return jsonBuildObject({ id: eb.ref('g.id'), title: eb.ref('g.title'), order: eb.ref('g.position'), items });
 }
 
 export const downloadsRepository = {
   /** Groups with their items, and the state, in one statement. */
-  async document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string): Promise<DownloadsDocRow> {
-    const rows = await db.query<DownloadsDocRow>(
-      `SELECT coalesce(st.enabled, false) AS enabled, coalesce(st.version, 0)::int AS version,
-         coalesce((SELECT json_agg(${GROUP} ORDER BY g.position, g.id) FROM downloads_groups g
-           WHERE g.organization_id = $1 AND g.estate_id = $2), '[]'::json) AS groups
-       FROM (SELECT 1) AS one
-       LEFT JOIN addon_states st ON st.organization_id = $1 AND st.estate_id = $2 AND st.kind = 'downloads'`,
-      [organizationId, estateId, srcPrefix],
-    );
-    return rows[0]!;
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+    const groups = expressionBuilder<DB, never>()
+      .selectFrom('downloadsGroups as g')
+      .select((eb) => jsonList(eb.fn.jsonAgg(group(organizationId, srcPrefix)).orderBy('g.position').orderBy('g.id')).as('groups'))
+      .where('g.organizationId', '=', organizationId)
+      .where('g.estateId', '=', estateId)
+      .$asScalar();
+    return addonDocument(db, organizationId, estateId, 'downloads').select(groups.as('groups')).executeTakeFirstOrThrow();
   },
 
-  group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
-    return childDocument<{ id: string; items: unknown[] }>(
-      db,
-      { json: GROUP, from: 'downloads_groups g', alias: 'g' },
-      organizationId,
-      estateId,
-      id,
-      srcPrefix,
-    );
+  async group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    const row = await q(db)
+      .selectFrom('downloadsGroups as g')
+      .select(group(organizationId, srcPrefix).as('doc'))
+      .where((eb) => eb.and({ 'g.organizationId': organizationId, 'g.estateId': estateId, 'g.id': id }))
+      .executeTakeFirst();
+    return row?.doc;
   },
 
-  item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
-    return childDocument<unknown>(
-      db,
-      { json: ITEM, from: 'downloads_items d JOIN assets a ON a.id = d.asset_id', alias: 'd' },
-      organizationId,
-      estateId,
-      id,
-      srcPrefix,
-    );
+  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    const row = await q(db)
+      .selectFrom('downloadsItems as d')
+      .innerJoin('assets as a', 'a.id', 'd.assetId')
+      .select(item(srcPrefix).as('doc'))
+      .where((eb) => eb.and({ 'd.organizationId': organizationId, 'd.estateId': estateId, 'd.id': id }))
+      .executeTakeFirst();
+    return row?.doc;
   },
 
-  async insertGroup(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; position: number }) {
-    await db.query('INSERT INTO downloads_groups (id, organization_id, estate_id, title, position) VALUES ($1, $2, $3, $4, $5)', [
-      row.id,
-      organizationId,
-      row.estateId,
-      row.title,
-      row.position,
-    ]);
+  async insertGroup(db: Queryable, row: Insertable<DownloadsGroups>) {
+    await q(db).insertInto('downloadsGroups').values(row).execute();
   },
 
   async updateGroup(db: Queryable, organizationId: string, id: string, title: string) {
-    await db.query('UPDATE downloads_groups SET title = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [organizationId, id, title]);
+    await q(db)
+      .updateTable('downloadsGroups')
+      .set({ title, updatedAt: sql`now()` })
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Items go with their group (ON DELETE CASCADE). */
   async deleteGroup(db: Queryable, organizationId: string, id: string) {
-    await db.query('DELETE FROM downloads_groups WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    await q(db).deleteFrom('downloadsGroups').where('organizationId', '=', organizationId).where('id', '=', id).execute();
   },
 
-  async insertItem(
-    db: Queryable,
-    organizationId: string,
-    row: { id: string; estateId: string; groupId: string; assetId: string; label: string; position: number },
-  ) {
-    await db.query(
-      `INSERT INTO downloads_items (id, organization_id, estate_id, group_id, asset_id, label, position)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.id, organizationId, row.estateId, row.groupId, row.assetId, row.label, row.position],
-    );
+  async insertItem(db: Queryable, row: Insertable<DownloadsItems>) {
+    await q(db).insertInto('downloadsItems').values(row).execute();
   },
 
-  async updateItem(db: Queryable, organizationId: string, id: string, fields: { label?: string; assetId?: string }) {
-    await db.query(
-      'UPDATE downloads_items SET label = coalesce($3, label), asset_id = coalesce($4::uuid, asset_id), updated_at = now() WHERE organization_id = $1 AND id = $2',
-      [organizationId, id, fields.label ?? null, fields.assetId ?? null],
-    );
+  async updateItem(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<DownloadsItems>, 'label' | 'assetId'>) {
+    await q(db)
+      .updateTable('downloadsItems')
+      .set({ ...fields, updatedAt: sql`now()` })
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
   },
 
   async deleteItem(db: Queryable, organizationId: string, id: string) {
-    await db.query('DELETE FROM downloads_items WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    await q(db).deleteFrom('downloadsItems').where('organizationId', '=', organizationId).where('id', '=', id).execute();
   },
 };

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -6,11 +7,7 @@ import { requireAddonAsset } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import { addonWrite, requireChild } from '../write.js';
 import { downloadsRepository as repo } from './repository.js';
-
-export interface DownloadsDocument {
-  enabled: boolean;
-  groups: unknown[];
-}
+import type { CreateDownloadsGroup, CreateDownloadsItem, DownloadsDocument, UpdateDownloadsGroup, UpdateDownloadsItem } from './schemas.js';
 
 export class DownloadsService extends AddonService<DownloadsDocument> {
   readonly kind = 'downloads' as const;
@@ -18,25 +15,25 @@ export class DownloadsService extends AddonService<DownloadsDocument> {
     return { enabled: false, groups: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string) {
-    const row = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc: { enabled: row.enabled, groups: row.groups }, version: row.version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: DownloadsDocument; version: number }> {
+    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version };
   }
 
   private groups(organizationId: string, estateId: string): SiblingSet {
-    return { table: 'downloads_groups', organizationId, estateId };
+    return { table: 'downloadsGroups', organizationId, estateId };
   }
 
   private items(organizationId: string, estateId: string, groupId: string): SiblingSet {
-    return { table: 'downloads_items', organizationId, estateId, parent: { column: 'group_id', id: groupId } };
+    return { table: 'downloadsItems', organizationId, estateId, parent: { column: 'groupId', id: groupId } };
   }
 
   private requireGroup(tx: Queryable, organizationId: string, estateId: string, id: string) {
-    return requireChild<{ id: string }>(tx, 'downloads_groups', 'Downloads group', organizationId, estateId, id);
+    return requireChild(tx, 'downloadsGroups', 'Downloads group', organizationId, estateId, id);
   }
 
   private requireItem(tx: Queryable, organizationId: string, estateId: string, groupId: string, itemId: string) {
-    return requireChild<{ id: string }>(tx, 'downloads_items', 'Downloads item', organizationId, estateId, itemId, { column: 'group_id', id: groupId });
+    return requireChild(tx, 'downloadsItems', 'Downloads item', organizationId, estateId, itemId, { column: 'groupId', id: groupId });
   }
 
   private async groupOut(tx: Queryable, organizationId: string, estateId: string, id: string) {
@@ -45,17 +42,17 @@ export class DownloadsService extends AddonService<DownloadsDocument> {
     return group;
   }
 
-  createGroup(organizationId: string, estateId: string, input: { title: string; order?: number }) {
+  createGroup(organizationId: string, estateId: string, input: Static<typeof CreateDownloadsGroup>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const set = this.groups(organizationId, estateId);
       const id = newId();
-      await repo.insertGroup(tx, organizationId, { id, estateId, title: input.title.trim(), position: await nextPosition(tx, set) });
+      await repo.insertGroup(tx, { id, organizationId, estateId, title: input.title.trim(), position: await nextPosition(tx, set) });
       await placeAt(tx, set, id, input.order);
       return this.groupOut(tx, organizationId, estateId, id);
     });
   }
 
-  updateGroup(organizationId: string, estateId: string, groupId: string, input: { title?: string; order?: number }) {
+  updateGroup(organizationId: string, estateId: string, groupId: string, input: Static<typeof UpdateDownloadsGroup>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const group = await this.requireGroup(tx, organizationId, estateId, groupId);
       if (input.title !== undefined) await repo.updateGroup(tx, organizationId, group.id, input.title.trim());
@@ -80,24 +77,24 @@ export class DownloadsService extends AddonService<DownloadsDocument> {
     });
   }
 
-  createItem(organizationId: string, estateId: string, groupId: string, input: { assetId: string; label?: string; order?: number }) {
+  createItem(organizationId: string, estateId: string, groupId: string, input: Static<typeof CreateDownloadsItem>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const group = await this.requireGroup(tx, organizationId, estateId, groupId);
       const asset = await requireAddonAsset(tx, organizationId, input.assetId);
       const set = this.items(organizationId, estateId, group.id);
       const id = newId();
       const label = input.label?.trim() || asset.name;
-      await repo.insertItem(tx, organizationId, { id, estateId, groupId: group.id, assetId: asset.id, label, position: await nextPosition(tx, set) });
+      await repo.insertItem(tx, { id, organizationId, estateId, groupId: group.id, assetId: asset.id, label, position: await nextPosition(tx, set) });
       await placeAt(tx, set, id, input.order);
       return repo.item(tx, organizationId, estateId, id, this.srcPrefix);
     });
   }
 
-  updateItem(organizationId: string, estateId: string, groupId: string, itemId: string, input: { assetId?: string; label?: string; order?: number }) {
+  updateItem(organizationId: string, estateId: string, groupId: string, itemId: string, input: Static<typeof UpdateDownloadsItem>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const group = await this.requireGroup(tx, organizationId, estateId, groupId);
       const item = await this.requireItem(tx, organizationId, estateId, group.id, itemId);
-      const fields: { label?: string; assetId?: string } = {};
+      const fields: Parameters<typeof repo.updateItem>[3] = {};
       if (input.label !== undefined) fields.label = input.label.trim();
       if (input.assetId !== undefined) fields.assetId = (await requireAddonAsset(tx, organizationId, input.assetId)).id;
       await repo.updateItem(tx, organizationId, item.id, fields);

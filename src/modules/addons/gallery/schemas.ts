@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Description, Id, LIMITS, Nullable } from '../../../http/schemas.js';
 import { AddonAsset, Order, Title } from '../schemas.js';
 
@@ -24,6 +24,7 @@ export const GalleryDocument = Type.Object({
   sections: Type.Array(GallerySection),
   items: Type.Array(GalleryItem, { description: 'Ungrouped items' }),
 });
+export type GalleryDocument = Static<typeof GalleryDocument>;
 
 const Caption = () => Nullable(Type.String({ maxLength: LIMITS.name, description: 'Caption' }));
 

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -6,25 +7,7 @@ import { requireAddonAsset, requireGalleryMedia } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import { addonWrite, requireChild } from '../write.js';
 import { galleryRepository as repo } from './repository.js';
-
-export interface GalleryDocument {
-  enabled: boolean;
-  sections: unknown[];
-  items: unknown[];
-}
-
-interface SectionInput {
-  title?: string;
-  description?: string | null;
-  order?: number;
-}
-
-interface ItemInput {
-  assetId?: string;
-  caption?: string | null;
-  sectionId?: string | null;
-  order?: number;
-}
+import type { CreateGalleryItem, CreateGallerySection, GalleryDocument, UpdateGalleryItem, UpdateGallerySection } from './schemas.js';
 
 export class GalleryService extends AddonService<GalleryDocument> {
   readonly kind = 'gallery' as const;
@@ -32,29 +15,30 @@ export class GalleryService extends AddonService<GalleryDocument> {
     return { enabled: false, sections: [], items: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string) {
-    const row = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc: { enabled: row.enabled, sections: row.sections, items: row.items }, version: row.version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: GalleryDocument; version: number }> {
+    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version };
   }
 
   private sections(organizationId: string, estateId: string): SiblingSet {
-    return { table: 'gallery_sections', organizationId, estateId };
+    return { table: 'gallerySections', organizationId, estateId };
   }
 
   private items(organizationId: string, estateId: string, sectionId: string | null): SiblingSet {
-    return { table: 'gallery_items', organizationId, estateId, parent: { column: 'section_id', id: sectionId } };
+    return { table: 'galleryItems', organizationId, estateId, parent: { column: 'sectionId', id: sectionId } };
   }
 
   private requireSection(tx: Queryable, organizationId: string, estateId: string, id: string) {
-    return requireChild<{ id: string }>(tx, 'gallery_sections', 'Gallery section', organizationId, estateId, id);
+    return requireChild(tx, 'gallerySections', 'Gallery section', organizationId, estateId, id);
   }
 
-  createSection(organizationId: string, estateId: string, input: SectionInput & { title: string }) {
+  createSection(organizationId: string, estateId: string, input: Static<typeof CreateGallerySection>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const set = this.sections(organizationId, estateId);
       const id = newId();
-      await repo.insertSection(tx, organizationId, {
+      await repo.insertSection(tx, {
         id,
+        organizationId,
         estateId,
         title: input.title.trim(),
         description: input.description ?? null,
@@ -65,10 +49,10 @@ export class GalleryService extends AddonService<GalleryDocument> {
     });
   }
 
-  updateSection(organizationId: string, estateId: string, sectionId: string, input: SectionInput) {
+  updateSection(organizationId: string, estateId: string, sectionId: string, input: Static<typeof UpdateGallerySection>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const section = await this.requireSection(tx, organizationId, estateId, sectionId);
-      const fields: { title?: string; description?: string | null } = {};
+      const fields: Parameters<typeof repo.updateSection>[3] = {};
       if (input.title !== undefined) fields.title = input.title.trim();
       if (input.description !== undefined) fields.description = input.description;
       await repo.updateSection(tx, organizationId, section.id, fields);
@@ -89,15 +73,16 @@ export class GalleryService extends AddonService<GalleryDocument> {
     });
   }
 
-  createItem(organizationId: string, estateId: string, input: ItemInput & { assetId: string }) {
+  createItem(organizationId: string, estateId: string, input: Static<typeof CreateGalleryItem>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const sectionId = input.sectionId ? (await this.requireSection(tx, organizationId, estateId, input.sectionId)).id : null;
       const asset = await requireAddonAsset(tx, organizationId, input.assetId);
       requireGalleryMedia(asset);
       const set = this.items(organizationId, estateId, sectionId);
       const id = newId();
-      await repo.insertItem(tx, organizationId, {
+      await repo.insertItem(tx, {
         id,
+        organizationId,
         estateId,
         assetId: asset.id,
         caption: input.caption ?? null,
@@ -110,25 +95,28 @@ export class GalleryService extends AddonService<GalleryDocument> {
   }
 
   /** PATCH an item; `sectionId` moves it to another section (or to ungrouped with null), at `order` or the end. */
-  updateItem(organizationId: string, estateId: string, itemId: string, input: ItemInput) {
+  updateItem(organizationId: string, estateId: string, itemId: string, input: Static<typeof UpdateGalleryItem>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
-      const item = await requireChild<{ id: string; section_id: string | null }>(tx, 'gallery_items', 'Gallery item', organizationId, estateId, itemId);
+      const item = await requireChild(tx, 'galleryItems', 'Gallery item', organizationId, estateId, itemId);
       let assetId: string | undefined;
       if (input.assetId !== undefined) {
         const asset = await requireAddonAsset(tx, organizationId, input.assetId);
         requireGalleryMedia(asset);
         assetId = asset.id;
       }
-      let target = item.section_id;
+      let target = item.sectionId;
       if (input.sectionId !== undefined)
         target = input.sectionId === null ? null : (await this.requireSection(tx, organizationId, estateId, input.sectionId)).id;
-      const moving = target !== item.section_id;
+      const moving = target !== item.sectionId;
       const fields: Parameters<typeof repo.updateItem>[3] = {};
       if (input.caption !== undefined) fields.caption = input.caption;
       if (assetId !== undefined) fields.assetId = assetId;
-      if (moving) fields.move = { sectionId: target, position: await nextPosition(tx, this.items(organizationId, estateId, target)) };
+      if (moving) {
+        fields.sectionId = target;
+        fields.position = await nextPosition(tx, this.items(organizationId, estateId, target));
+      }
       await repo.updateItem(tx, organizationId, item.id, fields);
-      if (moving) await compact(tx, this.items(organizationId, estateId, item.section_id));
+      if (moving) await compact(tx, this.items(organizationId, estateId, item.sectionId));
       if (moving || input.order !== undefined) await placeAt(tx, this.items(organizationId, estateId, target), item.id, input.order);
       return repo.item(tx, organizationId, estateId, item.id, this.srcPrefix);
     });
@@ -136,9 +124,9 @@ export class GalleryService extends AddonService<GalleryDocument> {
 
   deleteItem(organizationId: string, estateId: string, itemId: string): Promise<void> {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
-      const item = await requireChild<{ id: string; section_id: string | null }>(tx, 'gallery_items', 'Gallery item', organizationId, estateId, itemId);
+      const item = await requireChild(tx, 'galleryItems', 'Gallery item', organizationId, estateId, itemId);
       await repo.deleteItem(tx, organizationId, item.id);
-      await compact(tx, this.items(organizationId, estateId, item.section_id));
+      await compact(tx, this.items(organizationId, estateId, item.sectionId));
     });
   }
 
@@ -156,7 +144,7 @@ export class GalleryService extends AddonService<GalleryDocument> {
       await reorder(tx, this.items(organizationId, estateId, sectionId), orderedIds, 'Gallery item');
       const doc = (await this.build(tx, organizationId, estateId)).doc;
       if (sectionId === null) return doc.items;
-      const section = (doc.sections as Array<{ id: string; items: unknown[] }>).find((s) => s.id === sectionId.toLowerCase());
+      const section = doc.sections.find((s) => s.id === sectionId.toLowerCase());
       if (!section) throw notFound('Gallery section', sectionId);
       return section.items;
     });

@@ -1,100 +1,99 @@
+import { type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { childDocument } from '../addon-service.js';
+import { q } from '../../../db/query.js';
+import type { Assets, DB, InvestmentFiles, InvestmentSections } from '../../../db/schema.js';
+import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
 
-const FILE = `json_build_object('id', f.id, 'assetId', f.asset_id, 'label', f.label, 'order', f.position, 'asset', ${assetJson('$3')})`;
+/** A file (aliased `f`, its asset joined as `a`) as JSON; its rules: the position is its `order`, the asset is embedded. */
+function file(srcPrefix: string) {
+  const eb = expressionBuilder<{ f: InvestmentFiles; a: Assets }, 'f' | 'a'>();
+  return jsonBuildObject({
+    id: eb.ref('f.id'),
+    assetId: eb.ref('f.assetId'),
+    label: eb.ref('f.label'),
+    order: eb.ref('f.position'),
+    asset: assetJson(srcPrefix),
+  });
+}
 
-const SECTION = `json_build_object('id', s.id, 'title', s.title, 'description', s.description, 'order', s.position,
-  'files', coalesce((SELECT json_agg(${FILE} ORDER BY f.position, f.id) FROM investment_files f JOIN assets a ON a.id = f.asset_id
-    WHERE f.organization_id = $1 AND f.section_id = s.id), '[]'::json))`;
-
-export interface InvestmentDocRow {
-  enabled: boolean;
-  version: number;
-  sections: unknown[];
+/** A section (aliased `s`) as JSON; its rules: the position is its `order`, its files are embedded in their order. */
+function section(organizationId: string, srcPrefix: string) {
+  const eb = expressionBuilder<DB & { s: InvestmentSections }, 's'>();
+  const files = eb
+    .selectFrom('investmentFiles as f')
+    .innerJoin('assets as a', 'a.id', 'f.assetId')
+    .select((eb) => jsonList(eb.fn.jsonAgg(file(srcPrefix)).orderBy('f.position').orderBy('f.id')).as('files'))
+    .where('f.organizationId', '=', organizationId)
+    .whereRef('f.sectionId', '=', 's.id')
+    .$asScalar();
+  return jsonBuildObject({ id: eb.ref('s.id'), title: eb.ref('s.title'), description: eb.ref('s.description'), order: eb.ref('s.position'), files });
 }
 
 export const investmentRepository = {
   /** The whole add-on in one statement: sections with their files, and the state. */
-  async document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string): Promise<InvestmentDocRow> {
-    const rows = await db.query<InvestmentDocRow>(
-      `SELECT coalesce(st.enabled, false) AS enabled, coalesce(st.version, 0)::int AS version,
-         coalesce((SELECT json_agg(${SECTION} ORDER BY s.position, s.id) FROM investment_sections s
-           WHERE s.organization_id = $1 AND s.estate_id = $2), '[]'::json) AS sections
-       FROM (SELECT 1) AS one
-       LEFT JOIN addon_states st ON st.organization_id = $1 AND st.estate_id = $2 AND st.kind = 'investment'`,
-      [organizationId, estateId, srcPrefix],
-    );
-    return rows[0]!;
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+    const sections = expressionBuilder<DB, never>()
+      .selectFrom('investmentSections as s')
+      .select((eb) => jsonList(eb.fn.jsonAgg(section(organizationId, srcPrefix)).orderBy('s.position').orderBy('s.id')).as('sections'))
+      .where('s.organizationId', '=', organizationId)
+      .where('s.estateId', '=', estateId)
+      .$asScalar();
+    return addonDocument(db, organizationId, estateId, 'investment').select(sections.as('sections')).executeTakeFirstOrThrow();
   },
 
-  section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
-    return childDocument<{ id: string; files: unknown[] }>(
-      db,
-      { json: SECTION, from: 'investment_sections s', alias: 's' },
-      organizationId,
-      estateId,
-      id,
-      srcPrefix,
-    );
+  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    const row = await q(db)
+      .selectFrom('investmentSections as s')
+      .select(section(organizationId, srcPrefix).as('doc'))
+      .where((eb) => eb.and({ 's.organizationId': organizationId, 's.estateId': estateId, 's.id': id }))
+      .executeTakeFirst();
+    return row?.doc;
   },
 
-  file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
-    return childDocument<unknown>(
-      db,
-      { json: FILE, from: 'investment_files f JOIN assets a ON a.id = f.asset_id', alias: 'f' },
-      organizationId,
-      estateId,
-      id,
-      srcPrefix,
-    );
+  async file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+    const row = await q(db)
+      .selectFrom('investmentFiles as f')
+      .innerJoin('assets as a', 'a.id', 'f.assetId')
+      .select(file(srcPrefix).as('doc'))
+      .where((eb) => eb.and({ 'f.organizationId': organizationId, 'f.estateId': estateId, 'f.id': id }))
+      .executeTakeFirst();
+    return row?.doc;
   },
 
-  async insertSection(db: Queryable, organizationId: string, row: { id: string; estateId: string; title: string; description: string; position: number }) {
-    await db.query('INSERT INTO investment_sections (id, organization_id, estate_id, title, description, position) VALUES ($1, $2, $3, $4, $5, $6)', [
-      row.id,
-      organizationId,
-      row.estateId,
-      row.title,
-      row.description,
-      row.position,
-    ]);
+  async insertSection(db: Queryable, row: Insertable<InvestmentSections>) {
+    await q(db).insertInto('investmentSections').values(row).execute();
   },
 
-  async updateSection(db: Queryable, organizationId: string, id: string, fields: { title?: string; description?: string }) {
-    await db.query(
-      `UPDATE investment_sections SET title = coalesce($3, title), description = coalesce($4, description), updated_at = now()
-       WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id, fields.title ?? null, fields.description ?? null],
-    );
+  async updateSection(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<InvestmentSections>, 'title' | 'description'>) {
+    await q(db)
+      .updateTable('investmentSections')
+      .set({ ...fields, updatedAt: sql`now()` })
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Files go with their section (ON DELETE CASCADE). */
   async deleteSection(db: Queryable, organizationId: string, id: string) {
-    await db.query('DELETE FROM investment_sections WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    await q(db).deleteFrom('investmentSections').where('organizationId', '=', organizationId).where('id', '=', id).execute();
   },
 
-  async insertFile(
-    db: Queryable,
-    organizationId: string,
-    row: { id: string; estateId: string; sectionId: string; assetId: string; label: string; position: number },
-  ) {
-    await db.query(
-      `INSERT INTO investment_files (id, organization_id, estate_id, section_id, asset_id, label, position)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.id, organizationId, row.estateId, row.sectionId, row.assetId, row.label, row.position],
-    );
+  async insertFile(db: Queryable, row: Insertable<InvestmentFiles>) {
+    await q(db).insertInto('investmentFiles').values(row).execute();
   },
 
-  async updateFile(db: Queryable, organizationId: string, id: string, fields: { label?: string }) {
-    await db.query('UPDATE investment_files SET label = coalesce($3, label), updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      organizationId,
-      id,
-      fields.label ?? null,
-    ]);
+  async updateFile(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<InvestmentFiles>, 'label'>) {
+    await q(db)
+      .updateTable('investmentFiles')
+      .set({ ...fields, updatedAt: sql`now()` })
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .execute();
   },
 
   async deleteFile(db: Queryable, organizationId: string, id: string) {
-    await db.query('DELETE FROM investment_files WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+    await q(db).deleteFrom('investmentFiles').where('organizationId', '=', organizationId).where('id', '=', id).execute();
   },
 };

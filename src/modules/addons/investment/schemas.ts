@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, LIMITS } from '../../../http/schemas.js';
 import { AddonAsset, Label, Order, Title } from '../schemas.js';
 
@@ -19,6 +19,7 @@ export const InvestmentSection = Type.Object({
 });
 
 export const InvestmentDocument = Type.Object({ enabled: Type.Boolean(), sections: Type.Array(InvestmentSection) });
+export type InvestmentDocument = Static<typeof InvestmentDocument>;
 
 const Html = () =>
   Type.String({ maxLength: LIMITS.html, description: 'HTML; sanitised server-side to paragraphs, headings, lists, emphasis, safe links, tables' });

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -7,23 +8,7 @@ import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ord
 import { addonWrite, requireChild } from '../write.js';
 import { investmentRepository as repo } from './repository.js';
 import { sanitizeSectionHtml } from './sanitize.js';
-
-export interface InvestmentDocument {
-  enabled: boolean;
-  sections: unknown[];
-}
-
-interface SectionInput {
-  title?: string;
-  description?: string;
-  order?: number;
-}
-
-interface FileInput {
-  assetId?: string;
-  label?: string;
-  order?: number;
-}
+import type { CreateInvestmentFile, CreateInvestmentSection, InvestmentDocument, UpdateInvestmentFile, UpdateInvestmentSection } from './schemas.js';
 
 export class InvestmentService extends AddonService<InvestmentDocument> {
   readonly kind = 'investment' as const;
@@ -31,42 +16,42 @@ export class InvestmentService extends AddonService<InvestmentDocument> {
     return { enabled: false, sections: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string) {
-    const row = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc: { enabled: row.enabled, sections: row.sections }, version: row.version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: InvestmentDocument; version: number }> {
+    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version };
   }
 
   private sections(organizationId: string, estateId: string): SiblingSet {
-    return { table: 'investment_sections', organizationId, estateId };
+    return { table: 'investmentSections', organizationId, estateId };
   }
 
   private files(organizationId: string, estateId: string, sectionId: string): SiblingSet {
-    return { table: 'investment_files', organizationId, estateId, parent: { column: 'section_id', id: sectionId } };
+    return { table: 'investmentFiles', organizationId, estateId, parent: { column: 'sectionId', id: sectionId } };
   }
 
   private requireSection(tx: Queryable, organizationId: string, estateId: string, id: string) {
-    return requireChild<{ id: string }>(tx, 'investment_sections', 'Investment section', organizationId, estateId, id);
+    return requireChild(tx, 'investmentSections', 'Investment section', organizationId, estateId, id);
   }
 
   private requireFile(tx: Queryable, organizationId: string, estateId: string, sectionId: string, fileId: string) {
-    return requireChild<{ id: string }>(tx, 'investment_files', 'Investment file', organizationId, estateId, fileId, { column: 'section_id', id: sectionId });
+    return requireChild(tx, 'investmentFiles', 'Investment file', organizationId, estateId, fileId, { column: 'sectionId', id: sectionId });
   }
 
-  createSection(organizationId: string, estateId: string, input: SectionInput & { title: string }) {
+  createSection(organizationId: string, estateId: string, input: Static<typeof CreateInvestmentSection>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const set = this.sections(organizationId, estateId);
       const id = newId();
       const description = sanitizeSectionHtml(input.description ?? '');
-      await repo.insertSection(tx, organizationId, { id, estateId, title: input.title.trim(), description, position: await nextPosition(tx, set) });
+      await repo.insertSection(tx, { id, organizationId, estateId, title: input.title.trim(), description, position: await nextPosition(tx, set) });
       await placeAt(tx, set, id, input.order);
       return repo.section(tx, organizationId, estateId, id, this.srcPrefix);
     });
   }
 
-  updateSection(organizationId: string, estateId: string, sectionId: string, input: SectionInput) {
+  updateSection(organizationId: string, estateId: string, sectionId: string, input: Static<typeof UpdateInvestmentSection>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const section = await this.requireSection(tx, organizationId, estateId, sectionId);
-      const fields: { title?: string; description?: string } = {};
+      const fields: Parameters<typeof repo.updateSection>[3] = {};
       if (input.title !== undefined) fields.title = input.title.trim();
       if (input.description !== undefined) fields.description = sanitizeSectionHtml(input.description);
       await repo.updateSection(tx, organizationId, section.id, fields);
@@ -91,7 +76,7 @@ export class InvestmentService extends AddonService<InvestmentDocument> {
   }
 
   /** Attaches an existing asset of the organization: an accepted kind of at most 50 MB. */
-  createFile(organizationId: string, estateId: string, sectionId: string, input: FileInput & { assetId: string }) {
+  createFile(organizationId: string, estateId: string, sectionId: string, input: Static<typeof CreateInvestmentFile>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const section = await this.requireSection(tx, organizationId, estateId, sectionId);
       const asset = await requireAddonAsset(tx, organizationId, input.assetId);
@@ -99,13 +84,13 @@ export class InvestmentService extends AddonService<InvestmentDocument> {
       const set = this.files(organizationId, estateId, section.id);
       const id = newId();
       const label = input.label?.trim() || asset.name;
-      await repo.insertFile(tx, organizationId, { id, estateId, sectionId: section.id, assetId: asset.id, label, position: await nextPosition(tx, set) });
+      await repo.insertFile(tx, { id, organizationId, estateId, sectionId: section.id, assetId: asset.id, label, position: await nextPosition(tx, set) });
       await placeAt(tx, set, id, input.order);
       return repo.file(tx, organizationId, estateId, id, this.srcPrefix);
     });
   }
 
-  updateFile(organizationId: string, estateId: string, sectionId: string, fileId: string, input: FileInput) {
+  updateFile(organizationId: string, estateId: string, sectionId: string, fileId: string, input: Static<typeof UpdateInvestmentFile>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const section = await this.requireSection(tx, organizationId, estateId, sectionId);
       const file = await this.requireFile(tx, organizationId, estateId, section.id, fileId);

@@ -1,3 +1,5 @@
+import type { MapDocument } from './schemas.js';
+
 /** Mean Earth radius (IUGG), the usual radius for haversine distances. */
 export const EARTH_RADIUS_METERS = 6_371_008.8;
 
@@ -23,11 +25,7 @@ export type TileStyle = (typeof TILE_STYLES)[number];
 
 export const POI_CATEGORIES = ['TRANSIT', 'SHOPPING', 'EDUCATION', 'HEALTHCARE', 'FOOD', 'PARKS', 'ENTERTAINMENT', 'SERVICES', 'LANDMARK', 'OTHER'] as const;
 
-export interface Tiles {
-  urlTemplate: string;
-  attribution: string;
-  maxZoom: number;
-}
+export type Tiles = NonNullable<MapDocument['tiles']>;
 
 const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 const CARTO_ATTRIBUTION = `${OSM_ATTRIBUTION} &copy; <a href="https://carto.com/attributions">CARTO</a>`;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Id, LIMITS, Nullable } from '../../../http/schemas.js';
 import { AddonAsset, Order, Title } from '../schemas.js';
 import { POI_CATEGORIES, TILE_STYLES } from './geo.js';
@@ -26,6 +26,7 @@ export const Poi = Type.Object({
   distanceLabel: Nullable(Type.String({ description: '"350 m" / "1.2 km", or customDistanceLabel when set' })),
   order: Type.Integer(),
 });
+export type Poi = Static<typeof Poi>;
 
 export const MapDocument = Type.Object({
   enabled: Type.Boolean(),
@@ -42,6 +43,7 @@ export const MapDocument = Type.Object({
   ),
   pois: Type.Array(Poi),
 });
+export type MapDocument = Static<typeof MapDocument>;
 
 export const PutMapBody = Type.Object(
   {

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { Queryable } from '../../../db/client.js';
 import { notFound } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -6,36 +7,26 @@ import { requireAddonAsset, requireImage } from '../assets.js';
 import { type SiblingSet, compact, nextPosition, placeAt, reorder } from '../ordering.js';
 import { touchAddon } from '../state.js';
 import { addonWrite, requireChild, unprocessableField } from '../write.js';
-import { TILES, type TileStyle, type Tiles, distanceLabel, haversineMeters } from './geo.js';
-import { type MapConfigFields, type MapDocRow, type PoiFields, type PoiJson, mapRepository as repo } from './repository.js';
+import { TILES, type TileStyle, distanceLabel, haversineMeters } from './geo.js';
+import { mapRepository as repo } from './repository.js';
+import type { CreatePoiBody, MapDocument, Poi, PutMapBody, UpdatePoiBody } from './schemas.js';
 
-export interface Poi extends PoiJson {
-  distanceMeters: number | null;
-  distanceLabel: string | null;
-}
-
-export interface MapDocument {
-  enabled: boolean;
-  centerLat: number | null;
-  centerLng: number | null;
-  defaultZoom: number | null;
-  tileStyle: string | null;
-  defaultViewLat: number | null;
-  defaultViewLng: number | null;
-  logoAssetId: string | null;
-  logoAsset: unknown;
-  tiles: Tiles | null;
-  pois: Poi[];
-}
+/** A point of interest as stored: everything but the distances, which depend on the map centre. */
+type StoredPoi = Omit<Poi, 'distanceMeters' | 'distanceLabel'>;
 
 type Center = { lat: number; lng: number } | null;
 
-function withDistance(poi: PoiJson, center: Center): Poi {
+/** A point of interest with its distance from the centre (none without one), the custom label taking precedence. */
+function withDistance(poi: StoredPoi, center: Center): Poi {
   const meters = center ? Math.round(haversineMeters(center.lat, center.lng, poi.lat, poi.lng)) : null;
   return { ...poi, distanceMeters: meters, distanceLabel: poi.customDistanceLabel ?? (meters === null ? null : distanceLabel(meters)) };
 }
 
-function shape(row: MapDocRow): MapDocument {
+/**
+ * The map document from its one-statement read: the configuration flattened with nulls while there
+ * is none, the tile source of its style, and every point's distance from the centre.
+ */
+function shape(row: Awaited<ReturnType<typeof repo.document>>): MapDocument {
   const c = row.config;
   const center = c && c.centerLat !== null && c.centerLng !== null ? { lat: c.centerLat, lng: c.centerLng } : null;
   return {
@@ -53,9 +44,6 @@ function shape(row: MapDocRow): MapDocument {
   };
 }
 
-export type MapInput = MapConfigFields & { enabled?: boolean };
-type PoiInput = PoiFields & { order?: number };
-
 export class MapService extends AddonService<MapDocument> {
   readonly kind = 'map' as const;
   empty(): MapDocument {
@@ -68,16 +56,16 @@ export class MapService extends AddonService<MapDocument> {
   }
 
   private pois(organizationId: string, estateId: string): SiblingSet {
-    return { table: 'map_pois', organizationId, estateId };
+    return { table: 'mapPois', organizationId, estateId };
   }
 
   private async center(tx: Queryable, organizationId: string, estateId: string): Promise<Center> {
     const c = await repo.config(tx, organizationId, estateId);
-    return c && c.center_lat !== null && c.center_lng !== null ? { lat: c.center_lat, lng: c.center_lng } : null;
+    return c && c.centerLat !== null && c.centerLng !== null ? { lat: c.centerLat, lng: c.centerLng } : null;
   }
 
   /** Creates the one configuration or changes the fields sent; `{enabled}` alone is valid. */
-  put(organizationId: string, estateId: string, input: MapInput): Promise<MapDocument> {
+  put(organizationId: string, estateId: string, input: Static<typeof PutMapBody>): Promise<MapDocument> {
     const { enabled, ...fields } = input;
     return addonWrite(
       this.db,
@@ -90,8 +78,8 @@ export class MapService extends AddonService<MapDocument> {
         const current = await repo.config(tx, organizationId, estateId);
         const pick = (sent: number | null | undefined, stored: number | null | undefined) => (sent === undefined ? (stored ?? null) : sent);
         for (const [lat, lng, a, b] of [
-          ['centerLat', 'centerLng', pick(fields.centerLat, current?.center_lat), pick(fields.centerLng, current?.center_lng)],
-          ['defaultViewLat', 'defaultViewLng', pick(fields.defaultViewLat, current?.default_view_lat), pick(fields.defaultViewLng, current?.default_view_lng)],
+          ['centerLat', 'centerLng', pick(fields.centerLat, current?.centerLat), pick(fields.centerLng, current?.centerLng)],
+          ['defaultViewLat', 'defaultViewLng', pick(fields.defaultViewLat, current?.defaultViewLat), pick(fields.defaultViewLng, current?.defaultViewLng)],
         ] as const) {
           if ((a === null) !== (b === null)) throw unprocessableField(`${lat}, ${lng}`, 'must be set (or cleared) together');
         }
@@ -110,12 +98,13 @@ export class MapService extends AddonService<MapDocument> {
     });
   }
 
-  createPoi(organizationId: string, estateId: string, input: Required<Pick<PoiInput, 'category' | 'label' | 'lat' | 'lng'>> & PoiInput) {
+  createPoi(organizationId: string, estateId: string, input: Static<typeof CreatePoiBody>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
       const set = this.pois(organizationId, estateId);
       const id = newId();
-      await repo.insertPoi(tx, organizationId, {
+      await repo.insertPoi(tx, {
         id,
+        organizationId,
         estateId,
         category: input.category,
         label: input.label.trim(),
@@ -129,9 +118,9 @@ export class MapService extends AddonService<MapDocument> {
     });
   }
 
-  updatePoi(organizationId: string, estateId: string, poiId: string, input: PoiInput) {
+  updatePoi(organizationId: string, estateId: string, poiId: string, input: Static<typeof UpdatePoiBody>) {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
-      const poi = await requireChild<{ id: string }>(tx, 'map_pois', 'Point of interest', organizationId, estateId, poiId);
+      const poi = await requireChild(tx, 'mapPois', 'Point of interest', organizationId, estateId, poiId);
       const { order, ...fields } = input;
       if (fields.label !== undefined) fields.label = fields.label.trim();
       if (typeof fields.customDistanceLabel === 'string') fields.customDistanceLabel = fields.customDistanceLabel.trim() || null;
@@ -143,7 +132,7 @@ export class MapService extends AddonService<MapDocument> {
 
   deletePoi(organizationId: string, estateId: string, poiId: string): Promise<void> {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => {
-      const poi = await requireChild<{ id: string }>(tx, 'map_pois', 'Point of interest', organizationId, estateId, poiId);
+      const poi = await requireChild(tx, 'mapPois', 'Point of interest', organizationId, estateId, poiId);
       await repo.deletePoi(tx, organizationId, poi.id);
       await compact(tx, this.pois(organizationId, estateId));
     });
