@@ -1,6 +1,7 @@
 import {
   CamelCasePlugin,
   type ColumnType,
+  type Compilable,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -11,6 +12,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
   type RawBuilder,
+  type Selectable,
   type Updateable,
   sql,
 } from 'kysely';
@@ -144,3 +146,67 @@ export const propertyName = (column: string): string => plugin.property(column);
  * (`IN (…)` stops at PostgreSQL's 65,535 parameters) and the statement text stays the same.
  */
 export const anyUuid = (ids: readonly string[]) => sql<string>`ANY(CAST(${ids} AS uuid[]))`;
+
+/** Tables whose rows belong to one organization, are found by `id` and keep `updatedAt`. */
+export type OwnedTable = {
+  [T in keyof DB]: DB[T] extends { organizationId: string; id: string; updatedAt: unknown } ? T : never;
+}[keyof DB];
+
+/** A builder that sees every owned table as its common columns: the generic helpers below are written once against it. */
+const owned = (db: Queryable) => q(db) as unknown as Kysely<Record<OwnedTable, { organizationId: string; id: string; updatedAt: string }>>;
+
+/**
+ * UPDATE of one row of the organization: the given values and `updatedAt`. Undefined when the
+ * organization has no such row (another organization's row is never touched).
+ */
+export function updateOwned<T extends OwnedTable>(
+  db: Queryable,
+  table: T,
+  organizationId: string,
+  id: string,
+  values: Updateable<DB[T]>,
+): Promise<Selectable<DB[T]> | undefined> {
+  return owned(db)
+    .updateTable(table as OwnedTable)
+    .set({ ...(values as object), updatedAt: sql<string>`now()` })
+    .where('organizationId', '=', organizationId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst() as Promise<Selectable<DB[T]> | undefined>;
+}
+
+/** DELETE of one row of the organization. */
+export async function deleteOwned(db: Queryable, table: OwnedTable, organizationId: string, id: string): Promise<void> {
+  await owned(db).deleteFrom(table).where('organizationId', '=', organizationId).where('id', '=', id).execute();
+}
+
+const nowhere: Queryable = { query: () => Promise.reject(new Error('a prepared query is only compiled here')) };
+const SENTINEL = '\u0000prepared-parameter-';
+
+/** A result row with the camelCase keys the plugin would give it (top level only, like the plugin). */
+function camelRow<R>(row: Record<string, unknown>): R {
+  const out: Record<string, unknown> = {};
+  for (const key in row) out[plugin.property(key)] = row[key];
+  return out as R;
+}
+
+/**
+ * A query built and compiled once, then run with new arguments: on the hot paths (a key lookup, a read
+ * by id) building and compiling a Kysely query costs more CPU than the database round trip. `build`
+ * receives stand-ins for the arguments and must use them only as values; the compiled SQL is then
+ * reused with the real ones, through `db` (the database or an open transaction), rows camelCased.
+ */
+export function prepared<A extends string[], R>(build: (k: Kysely<DB>, ...args: A) => Compilable<R>): (db: Queryable, ...args: A) => Promise<R[]> {
+  let compiled: CompiledQuery<R> | undefined;
+  let slots: Array<number | undefined> = [];
+  return async (db, ...args) => {
+    if (!compiled) {
+      const stand = args.map((_, i) => `${SENTINEL}${i}`) as A;
+      compiled = build(q(nowhere), ...stand).compile();
+      slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SENTINEL) ? Number(p.slice(SENTINEL.length)) : undefined));
+    }
+    const params = compiled.parameters.map((p, i) => (slots[i] === undefined ? p : args[slots[i]]));
+    const rows = await db.query<Record<string, unknown>>(compiled.sql, params);
+    return rows.map((row) => camelRow<R>(row));
+  };
+}

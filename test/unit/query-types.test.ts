@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/db/client.js';
-import { json, q } from '../../src/db/query.js';
+import { json, prepared, q } from '../../src/db/query.js';
 
 // Compiling needs no connection: these queries are never executed.
 const nowhere: Queryable = {
@@ -44,5 +44,32 @@ describe('typed queries', () => {
     expect(table?.sql).toBe('select from "no_such_table"');
     expect(jsonb?.parameters).toEqual([['a']]);
     expect(snake?.sql).toBe('select "price_cents" from "apartments"');
+  });
+
+  it('compile a prepared query once and run it with each call’s arguments, rows camelCased', async () => {
+    const seen: Array<{ sql: string; params: readonly unknown[] }> = [];
+    const recording: Queryable = {
+      query: async <T>(sql: string, params: readonly unknown[] = []) => {
+        seen.push({ sql, params });
+        return [{ id: params[0], organization_id: params[1], floor_plan_3d_preview_urls: [] }] as T[];
+      },
+    };
+    const byId = prepared((k, organizationId: string, id: string) =>
+      k
+        .selectFrom('apartments')
+        .select(['id', 'organizationId', 'floorPlan3dPreviewUrls'])
+        .where('id', '=', id)
+        .where('organizationId', '=', organizationId)
+        .limit(1),
+    );
+    expect(await byId(recording, 'org-1', 'apt-1')).toEqual([{ id: 'apt-1', organizationId: 'org-1', floorPlan3dPreviewUrls: [] }]);
+    await byId(recording, 'org-2', 'apt-2');
+    expect(seen.map((s) => s.params)).toEqual([
+      ['apt-1', 'org-1', 1],
+      ['apt-2', 'org-2', 1],
+    ]);
+    expect(seen[1]?.sql).toBe(
+      'select "id", "organization_id", "floor_plan_3d_preview_urls" from "apartments" where "id" = $1 and "organization_id" = $2 limit $3',
+    );
   });
 });

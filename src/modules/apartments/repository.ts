@@ -1,7 +1,7 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { type PlainUpdate, columnName, q, updateValues } from '../../db/query.js';
-import type { Apartments } from '../../db/schema.js';
+import { type PlainUpdate, columnName, prepared, q, updateOwned, updateValues } from '../../db/query.js';
+import type { Apartments, DB } from '../../db/schema.js';
 
 export type ApartmentRow = Selectable<Apartments>;
 type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
@@ -30,6 +30,11 @@ export const APARTMENT_DEFAULTS = {
   priceChangeHistory: [],
 } satisfies Omit<NewApartment, 'id' | 'organizationId' | 'name' | 'buildingId' | 'estateId'>;
 
+const byId = (k: Kysely<DB>, organizationId: string, id: string) =>
+  k.selectFrom('apartments').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
+const getApartment = prepared(byId);
+const lockApartment = prepared((k, organizationId: string, id: string) => byId(k, organizationId, id).forUpdate());
+
 export const apartmentsRepository = {
   /**
    * Inserts many apartments in one statement: the rows travel as one JSON array expanded by
@@ -49,9 +54,8 @@ export const apartmentsRepository = {
       .execute();
   },
 
-  get(db: Queryable, organizationId: string, id: string, lock = false): Promise<ApartmentRow | undefined> {
-    const query = q(db).selectFrom('apartments').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
-    return (lock ? query.forUpdate() : query).executeTakeFirst();
+  async get(db: Queryable, organizationId: string, id: string, lock = false): Promise<ApartmentRow | undefined> {
+    return (await (lock ? lockApartment : getApartment)(db, organizationId, id))[0];
   },
 
   async list(
@@ -71,12 +75,6 @@ export const apartmentsRepository = {
   update(db: Queryable, organizationId: string, id: string, fields: ApartmentPatch): Promise<ApartmentRow | undefined> {
     const values = updateValues<Apartments>(fields);
     if (Object.keys(values).length === 0) return this.get(db, organizationId, id);
-    return q(db)
-      .updateTable('apartments')
-      .set({ ...values, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    return updateOwned(db, 'apartments', organizationId, id, values);
   },
 };

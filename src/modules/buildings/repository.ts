@@ -1,17 +1,21 @@
 import { type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { type PlainInsert, type PlainUpdate, anyUuid, insertValues, q, updateValues } from '../../db/query.js';
+import { type PlainInsert, type PlainUpdate, anyUuid, insertValues, prepared, q, updateOwned, updateValues } from '../../db/query.js';
 import type { Buildings } from '../../db/schema.js';
 
 export type BuildingRow = Selectable<Buildings>;
+
+const getBuilding = prepared((k, organizationId: string, id: string) =>
+  k.selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', '=', id),
+);
 
 export const buildingsRepository = {
   async insert(db: Queryable, row: PlainInsert<Buildings>): Promise<BuildingRow> {
     return q(db).insertInto('buildings').values(insertValues<Buildings>(row)).returningAll().executeTakeFirstOrThrow();
   },
 
-  get(db: Queryable, organizationId: string, id: string): Promise<BuildingRow | undefined> {
-    return q(db).selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  async get(db: Queryable, organizationId: string, id: string): Promise<BuildingRow | undefined> {
+    return (await getBuilding(db, organizationId, id))[0];
   },
 
   async listByEstates(db: Queryable, organizationId: string, estateIds: string[]): Promise<BuildingRow[]> {
@@ -36,12 +40,6 @@ export const buildingsRepository = {
   update(db: Queryable, organizationId: string, id: string, fields: PlainUpdate<Buildings>): Promise<BuildingRow | undefined> {
     const values = updateValues<Buildings>(fields);
     if (Object.keys(values).length === 0) return this.get(db, organizationId, id);
-    return q(db)
-      .updateTable('buildings')
-      .set({ ...values, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    return updateOwned(db, 'buildings', organizationId, id, values);
   },
 };

@@ -1,7 +1,7 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { type PlainInsert, type PlainUpdate, insertValues, q, updateValues } from '../../db/query.js';
-import type { Estates } from '../../db/schema.js';
+import { type PlainInsert, type PlainUpdate, insertValues, prepared, q, updateOwned, updateValues } from '../../db/query.js';
+import type { DB, Estates } from '../../db/schema.js';
 
 export type EstateRow = Selectable<Estates>;
 export type EstatePatch = PlainUpdate<Estates>;
@@ -11,18 +11,23 @@ const SLUG_LOCK_NAMESPACE = 724_311_902;
 
 const estates = (db: Queryable) => q(db).selectFrom('estates').selectAll();
 
+const byId = (k: Kysely<DB>, organizationId: string, id: string) =>
+  k.selectFrom('estates').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
+const getEstate = prepared(byId);
+const lockEstate = prepared((k, organizationId: string, id: string) => byId(k, organizationId, id).forUpdate());
+
 export const estatesRepository = {
   insert(db: Queryable, row: PlainInsert<Estates>): Promise<EstateRow> {
     return q(db).insertInto('estates').values(insertValues<Estates>(row)).returningAll().executeTakeFirstOrThrow();
   },
 
-  get(db: Queryable, organizationId: string, id: string): Promise<EstateRow | undefined> {
-    return estates(db).where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  async get(db: Queryable, organizationId: string, id: string): Promise<EstateRow | undefined> {
+    return (await getEstate(db, organizationId, id))[0];
   },
 
   /** Reads and locks the estate row: serialises changes to everything that hangs off one estate. */
-  lock(db: Queryable, organizationId: string, id: string): Promise<EstateRow | undefined> {
-    return estates(db).where('organizationId', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+  async lock(db: Queryable, organizationId: string, id: string): Promise<EstateRow | undefined> {
+    return (await lockEstate(db, organizationId, id))[0];
   },
 
   list(db: Queryable, organizationId: string, opts: { buildingId?: string; offset: number; limit: number }): Promise<EstateRow[]> {
@@ -56,13 +61,7 @@ export const estatesRepository = {
   update(db: Queryable, organizationId: string, id: string, fields: EstatePatch): Promise<EstateRow | undefined> {
     const values = updateValues<Estates>(fields);
     if (Object.keys(values).length === 0) return this.get(db, organizationId, id);
-    return q(db)
-      .updateTable('estates')
-      .set({ ...values, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    return updateOwned(db, 'estates', organizationId, id, values);
   },
 
   /** Operator access: the dashboard-managed fields of any organization's estate. */

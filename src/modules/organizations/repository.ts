@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { q } from '../../db/query.js';
+import { prepared, q } from '../../db/query.js';
 import type { ApiKeys, Organizations } from '../../db/schema.js';
 
 export type OrganizationRow = Selectable<Organizations>;
@@ -9,6 +9,9 @@ export type OrganizationRow = Selectable<Organizations>;
 export type ApiKeyRow = Omit<Selectable<ApiKeys>, 'keyHash'>;
 
 const KEY_COLUMNS = ['id', 'organizationId', 'name', 'keyPrefix', 'scopes', 'createdAt', 'revokedAt'] as const;
+
+/** Every authenticated request runs this: compiled once. */
+const activeKey = prepared((k, hash: string) => k.selectFrom('apiKeys').select(KEY_COLUMNS).where('keyHash', '=', hash).where('revokedAt', 'is', null));
 
 export const organizationsRepository = {
   insert(db: Queryable, org: { id: string; name: string; featureFlags: string[] }): Promise<OrganizationRow> {
@@ -32,8 +35,8 @@ export const organizationsRepository = {
       .executeTakeFirstOrThrow();
   },
 
-  findActiveKeyByHash(db: Queryable, hash: string): Promise<ApiKeyRow | undefined> {
-    return q(db).selectFrom('apiKeys').select(KEY_COLUMNS).where('keyHash', '=', hash).where('revokedAt', 'is', null).executeTakeFirst();
+  async findActiveKeyByHash(db: Queryable, hash: string): Promise<ApiKeyRow | undefined> {
+    return (await activeKey(db, hash))[0];
   },
 
   async revokeKey(db: Queryable, keyId: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { q } from '../../../db/query.js';
+import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, DownloadsGroups, DownloadsItems } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
@@ -77,7 +77,7 @@ export const downloadsRepository = {
 
   /** Items go with their group (ON DELETE CASCADE). */
   async deleteGroup(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('downloadsGroups').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'downloadsGroups', organizationId, id);
   },
 
   async insertItem(db: Queryable, row: Insertable<DownloadsItems>) {
@@ -85,15 +85,10 @@ export const downloadsRepository = {
   },
 
   async updateItem(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<DownloadsItems>, 'label' | 'assetId'>) {
-    await q(db)
-      .updateTable('downloadsItems')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'downloadsItems', organizationId, id, fields);
   },
 
   async deleteItem(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('downloadsItems').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'downloadsItems', organizationId, id);
   },
 };

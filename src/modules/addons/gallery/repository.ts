@@ -1,7 +1,7 @@
 import { type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { q } from '../../../db/query.js';
+import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, GalleryItems, GallerySections } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
@@ -89,16 +89,11 @@ export const galleryRepository = {
   },
 
   async updateSection(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<GallerySections>, 'title' | 'description'>) {
-    await q(db)
-      .updateTable('gallerySections')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'gallerySections', organizationId, id, fields);
   },
 
   async deleteSection(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('gallerySections').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'gallerySections', organizationId, id);
   },
 
   /** Moves every item of a section to ungrouped, keeping positions for the caller to renumber. */
@@ -122,15 +117,10 @@ export const galleryRepository = {
     id: string,
     fields: Pick<Updateable<GalleryItems>, 'caption' | 'assetId' | 'sectionId' | 'position'>,
   ) {
-    await q(db)
-      .updateTable('galleryItems')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'galleryItems', organizationId, id, fields);
   },
 
   async deleteItem(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('galleryItems').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'galleryItems', organizationId, id);
   },
 };

@@ -1,7 +1,7 @@
 import { type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { q } from '../../../db/query.js';
+import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, InvestmentFiles, InvestmentSections } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
@@ -67,17 +67,12 @@ export const investmentRepository = {
   },
 
   async updateSection(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<InvestmentSections>, 'title' | 'description'>) {
-    await q(db)
-      .updateTable('investmentSections')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'investmentSections', organizationId, id, fields);
   },
 
   /** Files go with their section (ON DELETE CASCADE). */
   async deleteSection(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('investmentSections').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'investmentSections', organizationId, id);
   },
 
   async insertFile(db: Queryable, row: Insertable<InvestmentFiles>) {
@@ -85,15 +80,10 @@ export const investmentRepository = {
   },
 
   async updateFile(db: Queryable, organizationId: string, id: string, fields: Pick<Updateable<InvestmentFiles>, 'label'>) {
-    await q(db)
-      .updateTable('investmentFiles')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'investmentFiles', organizationId, id, fields);
   },
 
   async deleteFile(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('investmentFiles').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'investmentFiles', organizationId, id);
   },
 };

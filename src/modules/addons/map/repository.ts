@@ -1,7 +1,7 @@
 import { type ExpressionWrapper, type Insertable, type Updateable, expressionBuilder, sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../../db/client.js';
-import { q } from '../../../db/query.js';
+import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { DB, MapConfigs, MapPois } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
 import { assetJson } from '../assets.js';
@@ -107,15 +107,10 @@ export const mapRepository = {
     id: string,
     fields: Pick<Updateable<MapPois>, 'category' | 'label' | 'lat' | 'lng' | 'customDistanceLabel'>,
   ) {
-    await q(db)
-      .updateTable('mapPois')
-      .set({ ...fields, updatedAt: sql`now()` })
-      .where('organizationId', '=', organizationId)
-      .where('id', '=', id)
-      .execute();
+    await updateOwned(db, 'mapPois', organizationId, id, fields);
   },
 
   async deletePoi(db: Queryable, organizationId: string, id: string) {
-    await q(db).deleteFrom('mapPois').where('organizationId', '=', organizationId).where('id', '=', id).execute();
+    await deleteOwned(db, 'mapPois', organizationId, id);
   },
 };
