@@ -92,6 +92,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   app.decorate('metrics', metrics);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
+  // Only with OTEL_EXPORTER_OTLP_ENDPOINT: the server entry has started the SDK (src/observability/tracing.ts).
+  if (config.tracing) (await import('./observability/request-span.js')).installRequestSpans(app);
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
