@@ -12,6 +12,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
+import { Metrics, installMetrics, meteredBlobStore } from './observability/metrics.js';
 import { type Services, createServices } from './services.js';
 import type { BlobStore } from './storage/blob-store.js';
 
@@ -38,14 +39,18 @@ declare module 'fastify' {
     deps: AppDeps;
     /** Every registered route with its auth mode: the table the shared tenancy suite walks. */
     routeTable: RouteEntry[];
+    /** Set when METRICS_TOKEN is: the app's Prometheus registry and instruments. */
+    metrics: Metrics | undefined;
   }
 }
 
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 
 /** Every Fastify option, plugin and route scope; the server and every test build the app here. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config } = deps;
+export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
+  const { config } = appDeps;
+  const metrics = config.metricsToken ? new Metrics() : undefined;
+  const deps = metrics ? { ...appDeps, storage: meteredBlobStore(appDeps.storage, metrics) } : appDeps;
   const app = Fastify({
     logger:
       deps.logger === undefined
@@ -84,14 +89,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('deps', deps);
   app.decorate('services', createServices(deps));
+  app.decorate('metrics', metrics);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
+  // Only with OTEL_EXPORTER_OTLP_ENDPOINT: the server entry has started the SDK (src/observability/tracing.ts).
+  if (config.tracing) (await import('./observability/request-span.js')).installRequestSpans(app);
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
-  await installRateLimit(app, config, { namespace: deps.rateLimitNamespace });
-  installIdempotency(app, { db: deps.db, staleAfterMs: Math.max(60_000, config.requestTimeoutMs * 2) });
+  await installRateLimit(app, config, {
+    namespace: deps.rateLimitNamespace,
+    onRejected: metrics && ((budget) => metrics.rateLimitRejections.inc({ budget })),
+  });
+  installIdempotency(app, {
+    db: deps.db,
+    staleAfterMs: Math.max(60_000, config.requestTimeoutMs * 2),
+    onOutcome: metrics && ((outcome) => metrics.idempotency.inc({ outcome })),
+  });
+  if (metrics && config.metricsToken) {
+    metrics.watch(deps.db, () => app.services.addons.publicCache.stats);
+    installMetrics(app, metrics, config.metricsToken);
+  }
 
   await app.register(swagger, {
     openapi: {

@@ -7,6 +7,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * A session connection to the same PostgreSQL for what a transaction-pooling PgBouncer cannot carry
+   * (LISTEN for add-on cache invalidation); DATABASE_URL when unset.
+   */
+  databaseDirectUrl: string | undefined;
   adminToken: string | undefined;
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,9 +41,45 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean;
   requestTimeoutMs: number;
+  /** Bearer token of GET /metrics; the endpoint does not exist when unset. */
+  metricsToken: string | undefined;
+  /** OpenTelemetry trace export (OTLP/HTTP); the SDK is not loaded when unset. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** Every environment variable loadConfig reads (a unit test checks the list against what it reads). */
+export const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'PUBLIC_URL',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'ADMIN_TOKEN',
+  'REDIS_URL',
+  'LOG_LEVEL',
+  'ALLOW_PRIVATE_ASSET_URLS',
+  'STORAGE_DRIVER',
+  'S3_BUCKET',
+  'S3_REGION',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'S3_PUBLIC_URL',
+  'RATE_LIMIT_KEY_MAX',
+  'RATE_LIMIT_ANONYMOUS_MAX',
+  'RATE_LIMIT_INQUIRY_MAX',
+  'RATE_LIMIT_WINDOW_MS',
+  'CORS_ORIGINS',
+  'TRUST_PROXY',
+  'REQUEST_TIMEOUT_MS',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_SERVICE_NAME',
+] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -92,6 +133,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseDirectUrl = url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']);
+  if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL needs DATABASE_URL');
+  const otlpEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
   const driver = env.STORAGE_DRIVER || 'disk';
   let storage: Config['storage'];
   if (driver === 'disk') storage = { driver: 'disk' };
@@ -119,7 +168,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '0.0.0.0',
     publicUrl,
     dataDir: path.resolve(env.DATA_DIR || './data'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
@@ -134,5 +184,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    metricsToken,
+    tracing: otlpEndpoint ? { endpoint: otlpEndpoint.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME || 'estate-publisher' } : undefined,
   });
 }

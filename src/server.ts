@@ -1,12 +1,17 @@
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
-import { sweepOrphans } from './modules/assets/orphans.js';
-import { openRuntime } from './runtime.js';
-import { createBlobStore } from './storage/index.js';
 
+// Only the configuration is imported statically: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing starts
+// before anything that loads node:http or pg, so its instrumentations can wrap them.
 export async function startServer(): Promise<void> {
   const config = loadConfig();
+  const tracing = config.tracing ? await (await import('./observability/tracing.js')).startTracing(config.tracing) : undefined;
+  const [{ buildApp }, { sweepOrphans }, { openRuntime }, { createBlobStore }] = await Promise.all([
+    import('./app.js'),
+    import('./modules/assets/orphans.js'),
+    import('./runtime.js'),
+    import('./storage/index.js'),
+  ]);
   const runtime = await openRuntime(config, 'server', { ownsFiles: true });
   const storage = createBlobStore(config);
   const app = await buildApp({ config, db: runtime.db, storage });
@@ -24,6 +29,7 @@ export async function startServer(): Promise<void> {
     try {
       await app.close();
       await runtime.close();
+      await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'trace export at shutdown failed'));
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');
@@ -50,6 +56,7 @@ export async function startServer(): Promise<void> {
   } catch (err) {
     await app.close().catch(() => undefined);
     await runtime.close();
+    await tracing?.shutdown().catch(() => undefined);
     throw err;
   }
 }

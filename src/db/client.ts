@@ -15,6 +15,22 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/** Told of every statement's latency (metrics); set with observeQueries. */
+export type QueryObserver = (sql: string, seconds: number, failed: boolean) => void;
+
+async function timed<T>(observer: QueryObserver | undefined, sql: string, run: () => Promise<T>): Promise<T> {
+  if (!observer) return run();
+  const started = performance.now();
+  try {
+    const result = await run();
+    observer(sql, (performance.now() - started) / 1000, false);
+    return result;
+  } catch (err) {
+    observer(sql, (performance.now() - started) / 1000, true);
+    throw err;
+  }
+}
+
 // int8 (20) and numeric (1700) come back as JS numbers on both drivers; every such column holds
 // values well inside Number.MAX_SAFE_INTEGER (sizes, cents, counts). timestamptz (1184) comes back as
 // the ISO 8601 string the API shows (UTC, milliseconds), so a row's times need no mapping.
@@ -29,17 +45,18 @@ pg.types.setTypeParser(TIMESTAMPTZ, isoTimestamp);
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
+  observer: QueryObserver | undefined;
   constructor(private readonly db: PGlite) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.db.query<T>(sql, params as unknown[]);
+    const result = await timed(this.observer, sql, () => this.db.query<T>(sql, params as unknown[]));
     return result.rows;
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
       fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observer, sql, () => tx.query<R>(sql, params as unknown[]))).rows,
       }),
     );
   }
@@ -55,10 +72,11 @@ class PgliteDatabase implements Database {
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  constructor(private readonly pool: pg.Pool) {}
+  observer: QueryObserver | undefined;
+  constructor(readonly pool: pg.Pool) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query(sql, params as unknown[]);
+    const result = await timed(this.observer, sql, () => this.pool.query(sql, params as unknown[]));
     return result.rows as T[];
   }
 
@@ -67,7 +85,8 @@ class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+        query: async <R>(sql: string, params: readonly unknown[] = []) =>
+          (await timed(this.observer, sql, () => client.query(sql, params as unknown[]))).rows as R[],
       });
       await client.query('COMMIT');
       return result;
@@ -91,6 +110,18 @@ class PostgresDatabase implements Database {
     this.closed = true;
     await this.pool.end();
   }
+}
+
+/** Reports every statement of this database to `observer` (undefined stops); a no-op for other Database implementations. */
+export function observeQueries(db: Database, observer: QueryObserver | undefined): void {
+  if (db instanceof PostgresDatabase || db instanceof PgliteDatabase) db.observer = observer;
+}
+
+/** Connection counts of the PostgreSQL pool; undefined on the embedded database. */
+export function poolStats(db: Database): { total: number; idle: number; waiting: number; max: number } | undefined {
+  if (!(db instanceof PostgresDatabase)) return undefined;
+  const { pool } = db;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }
 
 export interface DatabaseOptions {

@@ -80,6 +80,8 @@ export interface IdempotencyOptions {
   db: Database;
   /** A claim still "running" after this long belongs to a request that died; a retry may take it over. */
   staleAfterMs: number;
+  /** Told when a keyed request does not run: replayed, a different request (422) or one still running (409). Metrics. */
+  onOutcome?: ((outcome: 'replayed' | 'different_request' | 'in_progress') => void) | undefined;
 }
 
 /**
@@ -161,13 +163,17 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
         continue;
       }
       if (row.method !== request.method || row.path !== request.url || row.fingerprint !== print) {
+        options.onOutcome?.('different_request');
         throw new AppError('unprocessable', 'Idempotency-Key was already used with a different request; use a new key for a new operation');
       }
       if (row.state === 'running') {
+        options.onOutcome?.('in_progress');
         throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
       }
+      options.onOutcome?.('replayed');
       return replay(reply, row);
     }
+    options.onOutcome?.('in_progress');
     throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
   };
 

@@ -12,6 +12,8 @@ const budgetOf = (request: FastifyRequest): Budget =>
 export interface RateLimitOptions {
   /** Prefix of the Redis counters; instances that should share budgets use the same one. */
   namespace?: string | undefined;
+  /** Told of every 429, with the budget that ran out (metrics). */
+  onRejected?: ((budget: Budget) => void) | undefined;
 }
 
 /**
@@ -62,12 +64,14 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
     skipOnError: true,
     enableDraftSpec: true,
     ...(redis ? { redis, nameSpace: options.namespace ?? 'pps-rate-limit:' } : {}),
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(
+    errorResponseBuilder: (request, context) => {
+      options.onRejected?.(budgetOf(request));
+      return Object.assign(
         new AppError('tooManyRequests', `Rate limit exceeded: at most ${context.max} requests per ${Math.round(windowMs / 1000)} s; retry in ${context.after}`),
         {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
         },
-      ),
+      );
+    },
   });
 }

@@ -6,27 +6,43 @@ import { migrate } from '../../src/db/migrate.js';
 /** Which engine the integration tier runs on: PGlite by default, real PostgreSQL with TEST_DATABASE=postgres. */
 export const TEST_DATABASE = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * The same server without a pooler in between. CI runs the PostgreSQL tier once more with
+ * TEST_POSTGRES_URL pointing at a transaction-pooling PgBouncer and this at PostgreSQL itself,
+ * as DATABASE_URL and DATABASE_DIRECT_URL would be in such a deployment.
+ */
+export const POSTGRES_DIRECT_ADMIN_URL = process.env.TEST_POSTGRES_DIRECT_URL ?? POSTGRES_ADMIN_URL;
 
 export interface TestDatabase {
   db: Database;
   /** Set on PostgreSQL: the URL of this test's own database (for a second server process). */
   url: string | undefined;
+  /** Set on PostgreSQL: the same database without PgBouncer (DATABASE_DIRECT_URL). */
+  directUrl: string | undefined;
   drop(): Promise<void>;
 }
 
-/** A fresh database with a random name, migrated; dropped by drop(). */
-export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+const withDatabase = (base: string, name: string) => {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/**
+ * A fresh, empty database with a random name; dropped by drop(). `url` is the one the service uses
+ * (DATABASE_URL, through PgBouncer when the tier runs through it), `directUrl` its DATABASE_DIRECT_URL.
+ */
+export async function createTestDatabaseUrl(): Promise<{ url: string; directUrl: string; drop: () => Promise<void> }> {
   const name = `pps_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: POSTGRES_DIRECT_ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: withDatabase(POSTGRES_ADMIN_URL, name),
+    directUrl: withDatabase(POSTGRES_DIRECT_ADMIN_URL, name),
     drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const client = new pg.Client({ connectionString: POSTGRES_DIRECT_ADMIN_URL });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
@@ -36,12 +52,13 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop: () =
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DATABASE === 'postgres') {
-    const { url, drop } = await createTestDatabaseUrl();
+    const { url, directUrl, drop } = await createTestDatabaseUrl();
     const db = await openDatabase({ databaseUrl: url, poolSize: 5 });
     await migrate(db);
     return {
       db,
       url,
+      directUrl,
       drop: async () => {
         await db.close();
         await drop();
@@ -50,5 +67,5 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const db = await openDatabase({});
   await migrate(db);
-  return { db, url: undefined, drop: () => db.close() };
+  return { db, url: undefined, directUrl: undefined, drop: () => db.close() };
 }

@@ -6,7 +6,14 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 /** The environment of a child process: the test's own settings, never the developer's DATABASE_URL by accident. */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const merged: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, PORT: undefined, LOG_LEVEL: 'silent', ...extra };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    DATABASE_URL: undefined,
+    DATABASE_DIRECT_URL: undefined,
+    PORT: undefined,
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
   return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 

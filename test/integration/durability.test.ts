@@ -52,12 +52,14 @@ describe(`server process on ${TEST_DATABASE}`, () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-durable-'));
     let databaseUrl: string | undefined;
+    let databaseDirectUrl: string | undefined;
     if (TEST_DATABASE === 'postgres') {
       const created = await createTestDatabaseUrl();
       databaseUrl = created.url;
+      databaseDirectUrl = created.directUrl;
       dropDatabase = created.drop;
     }
-    env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DATABASE_DIRECT_URL: databaseDirectUrl, ADMIN_TOKEN, LOG_LEVEL: 'info' });
   }, 120_000);
 
   afterAll(async () => {

@@ -10,12 +10,14 @@ describe(`migration runner on ${TEST_DATABASE}`, () => {
   let dir: string;
   let db: Database;
   let drop: (() => Promise<void>) | undefined;
+  let url: string | undefined;
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'pps-migrations-'));
     if (TEST_DATABASE === 'postgres') {
       const created = await createTestDatabaseUrl();
       drop = created.drop;
+      url = created.url;
       db = await openDatabase({ databaseUrl: created.url, poolSize: 2 });
     } else {
       db = await openDatabase({});
@@ -51,6 +53,20 @@ describe(`migration runner on ${TEST_DATABASE}`, () => {
     await expect(migrate(db, dir)).rejects.toThrow();
     expect((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version)).toEqual(['0001_first']);
     expect(await db.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'u'")).toEqual([]);
+  });
+
+  it('instances starting together apply each migration once (a transaction-level lock, PgBouncer-safe)', async () => {
+    const shipped = await loadMigrations();
+    // On PostgreSQL three pools, as three instances would have; on PGlite one database serialises them.
+    const others = url ? await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: url, poolSize: 2 }))) : [];
+    try {
+      const results = await Promise.all([db, ...others, ...(url ? [] : [db, db])].map((d) => migrate(d)));
+      expect(results.flat().sort()).toEqual(shipped.map((m) => m.version).sort());
+      const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+      expect(rows[0]!.n).toBe(shipped.length);
+    } finally {
+      for (const other of others) await other.close();
+    }
   });
 
   it('the shipped migrations apply to an empty database', async () => {

@@ -38,7 +38,14 @@ describe('add-on public documents across instances (PostgreSQL)', () => {
       const db = await openDatabase({ databaseUrl: created.url, poolSize: 3 });
       if (i === 0) await migrate(db);
       dbs.push(db);
-      const config = loadConfig({ DATABASE_URL: created.url, ADMIN_TOKEN, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000' });
+      const config = loadConfig({
+        DATABASE_URL: created.url,
+        DATABASE_DIRECT_URL: created.directUrl,
+        ADMIN_TOKEN,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: 'http://localhost:3000',
+      });
       const app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false });
       await app.ready();
       apps.push(app);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
   it('has working defaults for an empty environment', () => {
@@ -32,12 +32,47 @@ describe('loadConfig', () => {
     expect(c.storage).toMatchObject({ driver: 's3', bucket: 'b', forcePathStyle: true });
   });
 
+  it('reads the operations settings: metrics token, direct database URL, trace export', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgres://u@pgbouncer:6432/app',
+      DATABASE_DIRECT_URL: 'postgres://u@db:5432/app',
+      METRICS_TOKEN: 'a-long-metrics-token',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+    });
+    expect(c).toMatchObject({
+      databaseUrl: 'postgres://u@pgbouncer:6432/app',
+      databaseDirectUrl: 'postgres://u@db:5432/app',
+      metricsToken: 'a-long-metrics-token',
+      tracing: { endpoint: 'http://collector:4318', serviceName: 'estate-publisher' },
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/app' }).databaseDirectUrl).toBe('postgres://u@db/app');
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+  });
+
+  it('lists every variable it reads in CONFIG_VARIABLES', () => {
+    const read = new Set<string>();
+    const base = { STORAGE_DRIVER: 's3', S3_BUCKET: 'b', DATABASE_URL: 'postgres://db/app', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
+    const env = new Proxy(base as Record<string, string | undefined>, {
+      get(target, name) {
+        if (typeof name === 'string') read.add(name);
+        return target[name as string];
+      },
+    });
+    loadConfig(env);
+    expect([...read].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
   // Each invalid setting stops start-up with a message naming the variable.
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ DATABASE_DIRECT_URL: 'postgres://db/app' }, 'DATABASE_DIRECT_URL'],
+    [{ DATABASE_URL: 'postgres://db/app', DATABASE_DIRECT_URL: 'mysql://db/app' }, 'DATABASE_DIRECT_URL'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
     [{ DATABASE_URL: 'mysql://db/app' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],

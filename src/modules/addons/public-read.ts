@@ -48,6 +48,8 @@ export class PublicDocumentCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
   private trusted: boolean;
+  /** Read by the metrics at scrape time. */
+  readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
   constructor(trusted: boolean) {
     this.trusted = trusted;
@@ -69,6 +71,7 @@ export class PublicDocumentCache {
   }
 
   invalidate(key: string): void {
+    this.stats.invalidations++;
     this.generations.set(key, this.generation(key) + 1);
     this.entries.delete(key);
   }
@@ -133,7 +136,10 @@ export async function serveAddon<D extends { enabled: boolean }>(
 ): Promise<unknown> {
   const key = `${reader.kind}:${estateId.toLowerCase()}`;
   const hit = cache.hit(key);
-  if (hit && request.auth?.organizationId !== hit.organizationId) return sendPublic(request, reply, hit);
+  if (hit && request.auth?.organizationId !== hit.organizationId) {
+    cache.stats.hits++;
+    return sendPublic(request, reply, hit);
+  }
 
   const generation = cache.generation(key);
   const state = isUuid(estateId) ? await findAddonState(db, estateId, reader.kind) : undefined;
@@ -145,6 +151,8 @@ export async function serveAddon<D extends { enabled: boolean }>(
   }
 
   let entry = cache.atVersion(key, state.version);
+  if (entry) cache.stats.hits++;
+  else cache.stats.misses++;
   if (!entry) {
     let doc = reader.empty();
     let version = state.version;

@@ -8,11 +8,12 @@ import { mapRoutes } from './map/routes.js';
 /** Routes of the four add-ons, under /api/v1/estates/{estateId}/... */
 export const addonRoutes: FastifyPluginAsync = async (app) => {
   const cache = app.services.addons.publicCache;
-  const { databaseUrl } = app.deps.config;
-  if (app.deps.db.kind === 'postgres' && databaseUrl) {
+  // LISTEN needs a session: DATABASE_DIRECT_URL when DATABASE_URL is a transaction-pooling PgBouncer.
+  const { databaseDirectUrl } = app.deps.config;
+  if (app.deps.db.kind === 'postgres' && databaseDirectUrl) {
     let listener: { close(): Promise<void> } | undefined;
     app.addHook('onReady', async () => {
-      listener = listenForAddonChanges(databaseUrl, cache, app.log);
+      listener = listenForAddonChanges(databaseDirectUrl, cache, app.log, app.deps.db);
     });
     app.addHook('onClose', async () => {
       await listener?.close();
