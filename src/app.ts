@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
   await installRateLimit(app, config, { namespace: deps.rateLimitNamespace });
-  installIdempotency(app, { db: deps.db, staleAfterMs: Math.max(60_000, config.requestTimeoutMs * 2) });
+  installIdempotency(app, { db: deps.db, faults: config.testFaults });
 
   await app.register(swagger, {
     openapi: {

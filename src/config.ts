@@ -36,6 +36,11 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean;
   requestTimeoutMs: number;
+  /**
+   * Fault points for the crash tests (`TEST_FAULTS=true`, honoured only when NODE_ENV=test): a request
+   * may then ask, by header, to be cut at a named point (see src/http/idempotency.ts).
+   */
+  testFaults: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -134,5 +139,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    testFaults: env.NODE_ENV === 'test' && bool(env, 'TEST_FAULTS', false),
   });
 }

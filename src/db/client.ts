@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { type HeldTransaction, boundWork } from './bound-work.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
 export interface Queryable {
@@ -8,8 +9,14 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  /**
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Inside the bound
+   * work of a request (see bound-work.ts) it is a savepoint of the request's transaction instead, and
+   * `query` runs in that transaction too.
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Opens a transaction its caller ends with commit() or rollback(); never joins bound work. */
+  begin(): Promise<HeldTransaction>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -22,16 +29,60 @@ const NUMERIC = 1700;
 pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
 
+/** Thrown inside PGlite's transaction callback to end it with ROLLBACK. */
+const ROLLBACK = Symbol('rollback');
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
   constructor(private readonly db: PGlite) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const work = boundWork.getStore();
+    if (work) return work.query<T>(this, sql, params);
     const result = await this.db.query<T>(sql, params as unknown[]);
     return result.rows;
   }
 
+  /**
+   * PGlite runs one transaction at a time and every other query waits for it (its own mutex), so a
+   * held transaction blocks the database until it ends: the bound work holds it only from the
+   * request's first query to its answer, never while a client sends a body.
+   */
+  begin(): Promise<HeldTransaction> {
+    return new Promise((resolve, reject) => {
+      let decide!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((r) => {
+        decide = r;
+      });
+      let open = true;
+      const outcome = this.db.transaction(async (tx) => {
+        resolve({
+          query: async <R>(sql: string, params: readonly unknown[] = []) => {
+            if (!open) throw new Error('The transaction has ended');
+            return (await tx.query<R>(sql, params as unknown[])).rows;
+          },
+          commit: async () => {
+            open = false;
+            decide(true);
+            await outcome;
+          },
+          rollback: async () => {
+            open = false;
+            decide(false);
+            await outcome.catch(() => undefined);
+          },
+        });
+        if (!(await decided)) throw ROLLBACK;
+      });
+      outcome.catch((err) => {
+        if (err !== ROLLBACK) reject(err);
+      });
+    });
+  }
+
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const work = boundWork.getStore();
+    if (work) return work.transaction(this, fn);
     return this.db.transaction(async (tx) =>
       fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
@@ -53,11 +104,48 @@ class PostgresDatabase implements Database {
   constructor(private readonly pool: pg.Pool) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const work = boundWork.getStore();
+    if (work) return work.query<T>(this, sql, params);
     const result = await this.pool.query(sql, params as unknown[]);
     return result.rows as T[];
   }
 
+  async begin(): Promise<HeldTransaction> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    let open = true;
+    // After the end no late query of its owner may reach the connection, which is back in the pool.
+    const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
+      if (!open) return;
+      open = false;
+      try {
+        const result = await client.query(sql);
+        // COMMIT of a transaction a failed statement aborted answers ROLLBACK instead of failing.
+        if (sql === 'COMMIT' && result.command !== 'COMMIT') throw new Error('The transaction was rolled back');
+        client.release();
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+    };
+    return {
+      query: async <R>(sql: string, params: readonly unknown[] = []) => {
+        if (!open) throw new Error('The transaction has ended');
+        return (await client.query(sql, params as unknown[])).rows as R[];
+      },
+      commit: () => end('COMMIT'),
+      rollback: () => end('ROLLBACK').catch(() => undefined),
+    };
+  }
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const work = boundWork.getStore();
+    if (work) return work.transaction(this, fn);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
