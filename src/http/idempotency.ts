@@ -172,11 +172,14 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     request.idempotency = { scope, key, fingerprint: print, work: new BoundWork(claimIn(request, scope, key, print)), settled: false };
   };
 
-  /** Crash tests only: cuts the request at a named point when it asks for it. */
-  const fault = async (request: FastifyRequest, point: 'kill-after-commit' | 'terminate-before-answer', tx?: Queryable) => {
+  /**
+   * Crash tests only: cuts the request at a named point when it asks for it. `hold-after-commit` logs
+   * and never answers, so the test can SIGKILL the process with answers committed but unsent.
+   */
+  const fault = async (request: FastifyRequest, point: 'hold-after-commit' | 'terminate-before-answer', tx?: Queryable) => {
     if (!options.faults || request.headers['x-test-fault'] !== point) return;
-    if (point === 'kill-after-commit') {
-      process.kill(process.pid, 'SIGKILL');
+    if (point === 'hold-after-commit') {
+      request.log.info({ fault: point }, 'test fault: answer held after commit');
       await new Promise(() => undefined);
     }
     if (db.kind === 'postgres' && tx) {
@@ -219,7 +222,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
           await store(tx);
         });
         if (!stored) await store(db, 'ON CONFLICT DO NOTHING'); // no database work: only the answer to keep
-        await fault(request, 'kill-after-commit');
+        await fault(request, 'hold-after-commit');
         return payload;
       }
       // A verdict (404, 413, 422…): the claim and the answer are kept, any work of the request is not.
