@@ -112,6 +112,10 @@ class PostgresDatabase implements Database {
 
   async begin(): Promise<HeldTransaction> {
     const client = await this.pool.connect();
+    // A checked-out client has no pool listener: its session ending (terminated, server gone) would
+    // otherwise be an unhandled 'error' event. The failure reaches the owner through its next query.
+    const ignore = () => undefined;
+    client.on('error', ignore);
     try {
       await client.query('BEGIN');
     } catch (err) {
@@ -127,8 +131,10 @@ class PostgresDatabase implements Database {
         const result = await client.query(sql);
         // COMMIT of a transaction a failed statement aborted answers ROLLBACK instead of failing.
         if (sql === 'COMMIT' && result.command !== 'COMMIT') throw new Error('The transaction was rolled back');
+        client.off('error', ignore);
         client.release();
       } catch (err) {
+        // Destroyed, not pooled; `ignore` stays for the socket's late errors.
         client.release(err as Error);
         throw err;
       }
