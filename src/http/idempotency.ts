@@ -197,7 +197,8 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : undefined;
     // onSend of a reply sent by the handler runs inside its bound work; the answer is stored outside it.
     return boundWork.exit(async () => {
-      if (released(status) || body === undefined) {
+      // A request body the client aborted gets no verdict to replay: the retry runs.
+      if (released(status) || body === undefined || request.raw.readableAborted) {
         await claimed.work.end();
         if (body === undefined && status < 300) throw new Error('An idempotent answer must be a string or a buffer to be stored');
         return payload;
