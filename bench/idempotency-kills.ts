@@ -41,7 +41,7 @@ interface Create {
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-idem-kills-'));
   let databaseUrl: string | undefined;
-  let dropDatabase = async () => undefined as void;
+  let dropDatabase = async (): Promise<void> => undefined;
   if (engine === 'postgres') {
     const admin = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = `pps_bench_${randomBytes(5).toString('hex')}`;
