@@ -104,7 +104,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   });
   installIdempotency(app, {
     db: deps.db,
-    staleAfterMs: Math.max(60_000, config.requestTimeoutMs * 2),
+    faults: config.testFaults,
     onOutcome: metrics && ((outcome) => metrics.idempotency.inc({ outcome })),
   });
   if (metrics && config.metricsToken) {

@@ -45,6 +45,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** OpenTelemetry trace export (OTLP/HTTP); the SDK is not loaded when unset. */
   tracing: { endpoint: string; serviceName: string } | undefined;
+  /**
+   * Fault points for the crash tests (`TEST_FAULTS=true`, honoured only when NODE_ENV=test): a request
+   * may then ask, by header, to be cut at a named point (see src/http/idempotency.ts).
+   */
+  testFaults: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +84,8 @@ export const CONFIG_VARIABLES = [
   'METRICS_TOKEN',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_SERVICE_NAME',
+  'NODE_ENV',
+  'TEST_FAULTS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -186,5 +193,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     metricsToken,
     tracing: otlpEndpoint ? { endpoint: otlpEndpoint.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME || 'estate-publisher' } : undefined,
+    testFaults: bool(env, 'TEST_FAULTS', false) && env.NODE_ENV === 'test',
   });
 }

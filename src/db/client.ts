@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { type HeldTransaction, boundWork } from './bound-work.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
 export interface Queryable {
@@ -8,8 +9,14 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  /**
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. Inside the bound
+   * work of a request (see bound-work.ts) it is a savepoint of the request's transaction instead, and
+   * `query` runs in that transaction too.
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Opens a transaction its caller ends with commit() or rollback(); never joins bound work. */
+  begin(): Promise<HeldTransaction>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -43,17 +50,61 @@ pg.types.setTypeParser(INT8, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC, (v) => Number(v));
 pg.types.setTypeParser(TIMESTAMPTZ, isoTimestamp);
 
+/** Thrown inside PGlite's transaction callback to end it with ROLLBACK. */
+const ROLLBACK = Symbol('rollback');
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
   observer: QueryObserver | undefined;
   constructor(private readonly db: PGlite) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const work = boundWork.getStore();
+    if (work) return work.query<T>(this, sql, params);
     const result = await timed(this.observer, sql, () => this.db.query<T>(sql, params as unknown[]));
     return result.rows;
   }
 
+  /**
+   * PGlite runs one transaction at a time and every other query waits for it (its own mutex), so a
+   * held transaction blocks the database until it ends: the bound work holds it only from the
+   * request's first query to its answer, never while a client sends a body.
+   */
+  begin(): Promise<HeldTransaction> {
+    return new Promise((resolve, reject) => {
+      let decide!: (commit: boolean) => void;
+      const decided = new Promise<boolean>((r) => {
+        decide = r;
+      });
+      let open = true;
+      const outcome = this.db.transaction(async (tx) => {
+        resolve({
+          query: async <R>(sql: string, params: readonly unknown[] = []) => {
+            if (!open) throw new Error('The transaction has ended');
+            return (await timed(this.observer, sql, () => tx.query<R>(sql, params as unknown[]))).rows;
+          },
+          commit: async () => {
+            open = false;
+            decide(true);
+            await outcome;
+          },
+          rollback: async () => {
+            open = false;
+            decide(false);
+            await outcome.catch(() => undefined);
+          },
+        });
+        if (!(await decided)) throw ROLLBACK;
+      });
+      outcome.catch((err) => {
+        if (err !== ROLLBACK) reject(err);
+      });
+    });
+  }
+
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const work = boundWork.getStore();
+    if (work) return work.transaction(this, fn);
     return this.db.transaction(async (tx) =>
       fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observer, sql, () => tx.query<R>(sql, params as unknown[]))).rows,
@@ -76,11 +127,54 @@ class PostgresDatabase implements Database {
   constructor(readonly pool: pg.Pool) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const work = boundWork.getStore();
+    if (work) return work.query<T>(this, sql, params);
     const result = await timed(this.observer, sql, () => this.pool.query(sql, params as unknown[]));
     return result.rows as T[];
   }
 
+  async begin(): Promise<HeldTransaction> {
+    const client = await this.pool.connect();
+    // A checked-out client has no pool listener: its session ending (terminated, server gone) would
+    // otherwise be an unhandled 'error' event. The failure reaches the owner through its next query.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      await client.query('BEGIN');
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
+    }
+    let open = true;
+    // After the end no late query of its owner may reach the connection, which is back in the pool.
+    const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
+      if (!open) return;
+      open = false;
+      try {
+        const result = await client.query(sql);
+        // COMMIT of a transaction a failed statement aborted answers ROLLBACK instead of failing.
+        if (sql === 'COMMIT' && result.command !== 'COMMIT') throw new Error('The transaction was rolled back');
+        client.off('error', ignore);
+        client.release();
+      } catch (err) {
+        // Destroyed, not pooled; `ignore` stays for the socket's late errors.
+        client.release(err as Error);
+        throw err;
+      }
+    };
+    return {
+      query: async <R>(sql: string, params: readonly unknown[] = []) => {
+        if (!open) throw new Error('The transaction has ended');
+        return (await timed(this.observer, sql, () => client.query(sql, params as unknown[]))).rows as R[];
+      },
+      commit: () => end('COMMIT'),
+      rollback: () => end('ROLLBACK').catch(() => undefined),
+    };
+  }
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const work = boundWork.getStore();
+    if (work) return work.transaction(this, fn);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

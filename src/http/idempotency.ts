@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/client.js';
+import { BoundWork, boundWork } from '../db/bound-work.js';
+import type { Database, Queryable } from '../db/client.js';
 import { AppError } from '../errors.js';
 
 /** 1–255 printable ASCII characters (a UUID fits; control characters and non-ASCII do not). */
@@ -14,10 +15,15 @@ const REPLAYED_HEADERS = ['content-type', 'location'];
  * Every other 4xx is stored and replayed, so a retry sees the same verdict as the first attempt.
  */
 const released = (status: number) => status >= 500 || status === 409 || status === 429;
+/** The savepoint right after the claim: a stored verdict (4xx) keeps the claim and its answer, none of the work. */
+const WORK_SAVEPOINT = 'idempotent_work';
 
 interface Claim {
   scope: string;
   key: string;
+  fingerprint: string;
+  /** The request's database work: claim, work and answer share its one transaction. */
+  work: BoundWork;
   settled: boolean;
 }
 
@@ -30,7 +36,6 @@ interface KeyRow {
   response_body: string | null;
   response_headers: Record<string, string>;
   expired: boolean;
-  stale: boolean;
 }
 
 declare module 'fastify' {
@@ -78,19 +83,31 @@ function readKey(request: FastifyRequest): string | undefined {
 
 export interface IdempotencyOptions {
   db: Database;
-  /** A claim still "running" after this long belongs to a request that died; a retry may take it over. */
-  staleAfterMs: number;
+  /** Honour the `x-test-fault` header (crash tests only; see Config.testFaults). */
+  faults?: boolean;
   /** Told when a keyed request does not run: replayed, a different request (422) or one still running (409). Metrics. */
   onOutcome?: ((outcome: 'replayed' | 'different_request' | 'in_progress') => void) | undefined;
 }
 
 /**
- * Idempotency-Key on routes flagged `config.idempotent`: the first request claims the key by inserting
- * its row (the primary key lets exactly one of several concurrent requests win), the response is
- * stored when it is sent, and later requests with that key get the stored response replayed.
+ * Idempotency-Key on routes flagged `config.idempotent`. The claim of the key, the request's database
+ * work and the stored answer are one transaction: the handler runs inside `boundWork`, so its first
+ * query opens the transaction with the claim (an advisory lock on the key, which a concurrent request
+ * with the key fails to take: 409), every query and service transaction of the handler joins it, and
+ * the answer is inserted and committed in onSend, before a byte of it is sent. A process that dies
+ * before the commit leaves nothing (its transaction is rolled back with its connection), so the retry
+ * runs once; after the commit the retry gets the stored answer replayed.
  */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const { db } = options;
+  const busy = () => {
+    options.onOutcome?.('in_progress');
+    return new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
+  };
+  const misused = () => {
+    options.onOutcome?.('different_request');
+    return new AppError('unprocessable', 'Idempotency-Key was already used with a different request; use a new key for a new operation');
+  };
   let lastPurge = 0;
   app.decorateRequest('idempotency', null);
 
@@ -115,17 +132,32 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     await db.query('DELETE FROM idempotency_keys WHERE expires_at < now()').catch((err) => request.log.warn({ err }, 'idempotency purge failed'));
   };
 
-  const claim = async (scope: string, key: string, request: FastifyRequest, print: string): Promise<boolean> => {
-    const rows = await db.query(
-      `INSERT INTO idempotency_keys (scope, idempotency_key, method, path, fingerprint, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + interval '${KEEP_HOURS} hours')
-       ON CONFLICT (scope, idempotency_key) DO NOTHING RETURNING 1`,
-      [scope, key, request.method, request.url, print],
-    );
-    return rows.length > 0;
+  const lookUp = async (tx: Queryable, scope: string, key: string) =>
+    (
+      await tx.query<KeyRow>(
+        `SELECT method, path, fingerprint, state, status_code, response_body, response_headers, expires_at < now() AS expired
+         FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2`,
+        [scope, key],
+      )
+    )[0];
+
+  const sameRequest = (row: KeyRow, request: FastifyRequest, print: string) =>
+    row.method === request.method && row.path === request.url && row.fingerprint === print;
+
+  /** First statements of the request's transaction. */
+  const claimIn = (request: FastifyRequest, scope: string, key: string, print: string) => async (tx: Queryable) => {
+    // Held to COMMIT or ROLLBACK, and released by PostgreSQL when the connection dies with its process.
+    const [lock] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [`${scope}\n${key}`]);
+    if (!lock?.locked) throw busy();
+    // Answered (or, by an older version, claimed) since the look-up in preHandler.
+    const row = await lookUp(tx, scope, key);
+    if (row && !row.expired) throw sameRequest(row, request, print) ? busy() : misused();
+    if (row) await tx.query('DELETE FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2', [scope, key]);
+    await tx.query(`SAVEPOINT ${WORK_SAVEPOINT}`);
   };
 
   const replay = (reply: FastifyReply, row: KeyRow) => {
+    options.onOutcome?.('replayed');
     for (const [name, value] of Object.entries(row.response_headers)) reply.header(name, value);
     reply.header('idempotent-replayed', 'true');
     return reply.code(row.status_code!).send(row.response_body ?? '');
@@ -137,81 +169,92 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     await purge(request);
     const scope = request.auth ? `org:${request.auth.organizationId}` : `ip:${request.ip}`;
     const print = fingerprint(request);
-
-    // Two rounds: an expired or abandoned row is removed in the first and the key claimed in the second.
-    for (let round = 0; round < 2; round++) {
-      if (await claim(scope, key, request, print)) {
-        request.idempotency = { scope, key, settled: false };
-        return;
-      }
-      const row = (
-        await db.query<KeyRow>(
-          `SELECT method, path, fingerprint, state, status_code, response_body, response_headers,
-                  expires_at < now() AS expired,
-                  (state = 'running' AND created_at < now() - $3 * interval '1 millisecond') AS stale
-           FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2`,
-          [scope, key, options.staleAfterMs],
-        )
-      )[0];
-      if (!row) continue; // released between our insert and read: try to claim again
-      if (row.expired || row.stale) {
-        await db.query(
-          `DELETE FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2
-             AND (expires_at < now() OR (state = 'running' AND created_at < now() - $3 * interval '1 millisecond'))`,
-          [scope, key, options.staleAfterMs],
-        );
-        continue;
-      }
-      if (row.method !== request.method || row.path !== request.url || row.fingerprint !== print) {
-        options.onOutcome?.('different_request');
-        throw new AppError('unprocessable', 'Idempotency-Key was already used with a different request; use a new key for a new operation');
-      }
-      if (row.state === 'running') {
-        options.onOutcome?.('in_progress');
-        throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
-      }
-      options.onOutcome?.('replayed');
+    const row = await lookUp(db, scope, key);
+    if (row && !row.expired) {
+      if (!sameRequest(row, request, print)) throw misused();
+      // Only an older version of this service committed a claim before its work: whether that work
+      // committed cannot be known, so the key is never taken over; it expires with its record.
+      if (row.state === 'running') throw busy();
       return replay(reply, row);
     }
-    options.onOutcome?.('in_progress');
-    throw new AppError('conflict', 'A request with this Idempotency-Key is still being processed; retry later');
+    request.idempotency = { scope, key, fingerprint: print, work: new BoundWork(claimIn(request, scope, key, print)), settled: false };
   };
 
-  const release = async (request: FastifyRequest, claimed: Claim) => {
-    claimed.settled = true;
-    await db
-      .query('DELETE FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2', [claimed.scope, claimed.key])
-      .catch((err) => request.log.error({ err }, 'idempotency key release failed'));
+  /**
+   * Crash tests only: cuts the request at a named point when it asks for it. `hold-after-commit` logs
+   * and never answers, so the test can SIGKILL the process with answers committed but unsent.
+   */
+  const fault = async (request: FastifyRequest, point: 'hold-after-commit' | 'terminate-before-answer', tx?: Queryable) => {
+    if (!options.faults || request.headers['x-test-fault'] !== point) return;
+    if (point === 'hold-after-commit') {
+      request.log.info({ fault: point }, 'test fault: answer held after commit');
+      await new Promise(() => undefined);
+    }
+    if (db.kind === 'postgres' && tx) {
+      // Another session ends the one that is about to store the answer, as an operator or a failover would.
+      const [own] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await db.query('SELECT pg_terminate_backend($1)', [own!.pid]);
+    } else throw new Error('test fault: the database failed before the answer was stored');
   };
 
-  // Stored before the answer leaves, so a client retrying right after receiving it gets the replay.
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claimed = request.idempotency;
     if (!claimed || claimed.settled) return payload;
-    const status = reply.statusCode;
-    if (released(status) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-      await release(request, claimed);
-      return payload;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
     claimed.settled = true;
-    await db
-      .query(
-        `UPDATE idempotency_keys SET state = 'done', status_code = $3, response_body = $4, response_headers = $5
-         WHERE scope = $1 AND idempotency_key = $2`,
-        [claimed.scope, claimed.key, status, payload.toString(), JSON.stringify(headers)],
-      )
-      .catch((err) => request.log.error({ err }, 'idempotency response could not be stored'));
-    return payload;
+    const status = reply.statusCode;
+    const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : undefined;
+    // onSend of a reply sent by the handler runs inside its bound work; the answer is stored outside it.
+    return boundWork.exit(async () => {
+      // A request body the client aborted gets no verdict to replay: the retry runs.
+      if (released(status) || body === undefined || request.raw.readableAborted) {
+        await claimed.work.end();
+        if (body === undefined && status < 300) throw new Error('An idempotent answer must be a string or a buffer to be stored');
+        return payload;
+      }
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const store = (tx: Queryable, onConflict = '') =>
+        tx.query(
+          `INSERT INTO idempotency_keys
+             (scope, idempotency_key, method, path, fingerprint, state, status_code, response_body, response_headers, expires_at)
+           VALUES ($1, $2, $3, $4, $5, 'done', $6, $7, $8, now() + interval '${KEEP_HOURS} hours') ${onConflict}`,
+          [claimed.scope, claimed.key, request.method, request.url, claimed.fingerprint, status, body, JSON.stringify(headers)],
+        );
+      if (status < 300) {
+        // The work and its answer commit together; when that fails, the error handler answers 5xx
+        // instead and nothing of the request is kept.
+        const stored = await claimed.work.end(async (tx) => {
+          await fault(request, 'terminate-before-answer', tx);
+          await store(tx);
+        });
+        if (!stored) await store(db, 'ON CONFLICT DO NOTHING'); // no database work: only the answer to keep
+        await fault(request, 'hold-after-commit');
+        return payload;
+      }
+      // A verdict (404, 413, 422…): the claim and the answer are kept, any work of the request is not.
+      try {
+        const stored = await claimed.work.end(async (tx) => {
+          await tx.query(`ROLLBACK TO SAVEPOINT ${WORK_SAVEPOINT}`);
+          await store(tx);
+        });
+        if (!stored) await store(db, 'ON CONFLICT DO NOTHING');
+      } catch (err) {
+        // Nothing of the request was kept, so a retry simply runs again.
+        request.log.error({ err }, 'idempotency response could not be stored');
+      }
+      return payload;
+    });
   };
 
-  // A request that ends without onSend (aborted connection) must not hold its key until it goes stale.
+  // A request that ends without onSend (aborted connection) keeps nothing: its transaction is rolled back.
   const settle = async (request: FastifyRequest) => {
-    if (request.idempotency && !request.idempotency.settled) await release(request, request.idempotency);
+    const claimed = request.idempotency;
+    if (!claimed || claimed.settled) return;
+    claimed.settled = true;
+    await boundWork.exit(() => claimed.work.end());
   };
 
   // Route-level hooks on the creating routes only: every other request (the public reads above
@@ -227,5 +270,10 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     attach('onSend', onSend);
     attach('onResponse', settle);
     attach('onRequestAbort', settle);
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const claimed = request.idempotency;
+      return claimed ? boundWork.run(claimed.work, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    };
   });
 }

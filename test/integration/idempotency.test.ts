@@ -187,20 +187,45 @@ describe('Idempotency-Key on creating POSTs', () => {
     }
   });
 
-  it('answers 409 while the first request runs, and lets a retry take over a claim abandoned by a dead process', async () => {
+  it('answers 409 to a claim an older version committed before its work, and never takes it over: that work may have committed', async () => {
     const body = { name: `Running ${++n}` };
     expect((await post('/api/v1/estate', a.key, body, 'key-running')).statusCode).toBe(201);
-    // The state a claim has while its request is in flight.
+    const before = await countEstates(a.key);
+    // The state a claim had, committed, while its request was in flight before claim, work and answer became one transaction.
     await t.db.query(`UPDATE idempotency_keys SET state = 'running', status_code = NULL, response_body = NULL WHERE idempotency_key = 'key-running'`);
     const busy = await post('/api/v1/estate', a.key, body, 'key-running');
     expect(busy.statusCode).toBe(409);
     expect(busy.json()).toMatchObject({ statusCode: 409, error: 'Conflict' });
     expect(busy.json().message).toContain('still being processed');
-    // Running far longer than any request may: its process is gone, so the retry runs again.
+    // An hour later its process is surely gone, but whether its create committed is unknown: still 409.
     await t.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '1 hour' WHERE idempotency_key = 'key-running'`);
-    const retry = await post('/api/v1/estate', a.key, { name: `Running retry ${n}` }, 'key-running');
+    const later = await post('/api/v1/estate', a.key, body, 'key-running');
+    expect(later.statusCode).toBe(409);
+    expect(await countEstates(a.key)).toBe(before);
+    // A new request with the key is still a misuse of it.
+    expect((await post('/api/v1/estate', a.key, { name: `Running other ${n}` }, 'key-running')).statusCode).toBe(422);
+  });
+
+  it('keeps nothing of a keyed request whose answer cannot be stored, so the retry runs once', async () => {
+    const name = `Unstored ${++n}`;
+    const before = await countEstates(a.key);
+    // A real fault at the last statement: the answer row cannot be inserted, so the create is rolled back with it.
+    await t.db.query(`ALTER TABLE idempotency_keys ADD CONSTRAINT idem_store_probe CHECK (idempotency_key <> 'key-unstored')`);
+    try {
+      const failed = await post('/api/v1/estate', a.key, { name }, 'key-unstored');
+      expect(failed.statusCode).toBe(500);
+      expect(failed.json()).toMatchObject({ statusCode: 500, error: 'Internal Server Error' });
+    } finally {
+      await t.db.query('ALTER TABLE idempotency_keys DROP CONSTRAINT idem_store_probe');
+    }
+    expect(await countEstates(a.key)).toBe(before);
+    const retry = await post('/api/v1/estate', a.key, { name }, 'key-unstored');
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await countEstates(a.key)).toBe(before + 1);
+    const replay = await post('/api/v1/estate', a.key, { name }, 'key-unstored');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(retry.body);
   });
 
   it('lets a key be reused once its record has expired', async () => {

@@ -47,13 +47,20 @@ const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
         throw new AppError('unprocessable', 'Validation failed: name must be 1 to 200 characters');
       }
       const file = part.file;
-      const asset = await service.upload(organizationId, {
-        file,
-        filename: part.filename || undefined,
-        declaredType: part.mimetype,
-        name,
-        wasTruncated: () => file.truncated,
-      });
+      const asset = await service
+        .upload(organizationId, {
+          file,
+          filename: part.filename || undefined,
+          declaredType: part.mimetype,
+          name,
+          wasTruncated: () => file.truncated,
+        })
+        .catch((err: unknown) => {
+          // The client went away mid-body: the store failed because its source did, not the storage.
+          if (!request.raw.readableAborted) throw err;
+          request.log.info('upload aborted by the client');
+          throw badRequest('The upload was aborted before the file was complete');
+        });
       return reply.code(201).send(asset);
     },
   );
