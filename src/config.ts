@@ -132,6 +132,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const port = int(env, 'PORT', 3000, 0, 65535);
+  // Both read always (CONFIG_VARIABLES lists them); the fault hooks exist only in test mode.
+  const faultsAsked = bool(env, 'TEST_FAULTS', false);
+  const testFaults = env.NODE_ENV === 'test' && faultsAsked;
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
@@ -193,6 +196,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     metricsToken,
     tracing: otlpEndpoint ? { endpoint: otlpEndpoint.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME || 'estate-publisher' } : undefined,
-    testFaults: bool(env, 'TEST_FAULTS', false) && env.NODE_ENV === 'test',
+    testFaults,
   });
 }
