@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { BoundWork, boundWork } from '../db/bound-work.js';
 import type { Database, Queryable } from '../db/client.js';
+import { json, q } from '../db/query.js';
 import { AppError } from '../errors.js';
 
 /** 1–255 printable ASCII characters (a UUID fits; control characters and non-ASCII do not). */
@@ -27,16 +29,13 @@ interface Claim {
   settled: boolean;
 }
 
-interface KeyRow {
-  method: string;
-  path: string;
-  fingerprint: string;
-  state: 'running' | 'done';
-  status_code: number | null;
-  response_body: string | null;
-  response_headers: Record<string, string>;
-  expired: boolean;
-}
+const keyRow = (db: Queryable, scope: string, key: string) =>
+  q(db)
+    .selectFrom('idempotencyKeys')
+    .select(['method', 'path', 'fingerprint', 'state', 'statusCode', 'responseBody', 'responseHeaders', sql<boolean>`expires_at < now()`.as('expired')])
+    .where('scope', '=', scope)
+    .where('idempotencyKey', '=', key);
+type KeyRow = NonNullable<Awaited<ReturnType<ReturnType<typeof keyRow>['executeTakeFirst']>>>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -129,17 +128,14 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   const purge = async (request: FastifyRequest) => {
     if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
     lastPurge = Date.now();
-    await db.query('DELETE FROM idempotency_keys WHERE expires_at < now()').catch((err) => request.log.warn({ err }, 'idempotency purge failed'));
+    await q(db)
+      .deleteFrom('idempotencyKeys')
+      .where('expiresAt', '<', sql<string>`now()`)
+      .execute()
+      .catch((err) => request.log.warn({ err }, 'idempotency purge failed'));
   };
 
-  const lookUp = async (tx: Queryable, scope: string, key: string) =>
-    (
-      await tx.query<KeyRow>(
-        `SELECT method, path, fingerprint, state, status_code, response_body, response_headers, expires_at < now() AS expired
-         FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2`,
-        [scope, key],
-      )
-    )[0];
+  const lookUp = (tx: Queryable, scope: string, key: string) => keyRow(tx, scope, key).executeTakeFirst();
 
   const sameRequest = (row: KeyRow, request: FastifyRequest, print: string) =>
     row.method === request.method && row.path === request.url && row.fingerprint === print;
@@ -152,15 +148,15 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     // Answered (or, by an older version, claimed) since the look-up in preHandler.
     const row = await lookUp(tx, scope, key);
     if (row && !row.expired) throw sameRequest(row, request, print) ? busy() : misused();
-    if (row) await tx.query('DELETE FROM idempotency_keys WHERE scope = $1 AND idempotency_key = $2', [scope, key]);
+    if (row) await q(tx).deleteFrom('idempotencyKeys').where('scope', '=', scope).where('idempotencyKey', '=', key).execute();
     await tx.query(`SAVEPOINT ${WORK_SAVEPOINT}`);
   };
 
   const replay = (reply: FastifyReply, row: KeyRow) => {
     options.onOutcome?.('replayed');
-    for (const [name, value] of Object.entries(row.response_headers)) reply.header(name, value);
+    for (const [name, value] of Object.entries(row.responseHeaders)) reply.header(name, value);
     reply.header('idempotent-replayed', 'true');
-    return reply.code(row.status_code!).send(row.response_body ?? '');
+    return reply.code(row.statusCode!).send(row.responseBody ?? '');
   };
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -216,13 +212,23 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      const store = (tx: Queryable, onConflict = '') =>
-        tx.query(
-          `INSERT INTO idempotency_keys
-             (scope, idempotency_key, method, path, fingerprint, state, status_code, response_body, response_headers, expires_at)
-           VALUES ($1, $2, $3, $4, $5, 'done', $6, $7, $8, now() + interval '${KEEP_HOURS} hours') ${onConflict}`,
-          [claimed.scope, claimed.key, request.method, request.url, claimed.fingerprint, status, body, JSON.stringify(headers)],
-        );
+      const store = (tx: Queryable, ignoreConflict = false) => {
+        const insert = q(tx)
+          .insertInto('idempotencyKeys')
+          .values({
+            scope: claimed.scope,
+            idempotencyKey: claimed.key,
+            method: request.method,
+            path: request.url,
+            fingerprint: claimed.fingerprint,
+            state: 'done',
+            statusCode: status,
+            responseBody: body,
+            responseHeaders: json(headers),
+            expiresAt: sql<string>`now() + make_interval(hours => ${KEEP_HOURS})`,
+          });
+        return (ignoreConflict ? insert.onConflict((oc) => oc.doNothing()) : insert).execute();
+      };
       if (status < 300) {
         // The work and its answer commit together; when that fails, the error handler answers 5xx
         // instead and nothing of the request is kept.
@@ -230,7 +236,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
           await fault(request, 'terminate-before-answer', tx);
           await store(tx);
         });
-        if (!stored) await store(db, 'ON CONFLICT DO NOTHING'); // no database work: only the answer to keep
+        if (!stored) await store(db, true); // no database work: only the answer to keep
         await fault(request, 'hold-after-commit');
         return payload;
       }
@@ -240,7 +246,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
           await tx.query(`ROLLBACK TO SAVEPOINT ${WORK_SAVEPOINT}`);
           await store(tx);
         });
-        if (!stored) await store(db, 'ON CONFLICT DO NOTHING');
+        if (!stored) await store(db, true);
       } catch (err) {
         // Nothing of the request was kept, so a retry simply runs again.
         request.log.error({ err }, 'idempotency response could not be stored');
