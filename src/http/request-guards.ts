@@ -73,10 +73,13 @@ const prefixed = (part: string, found: { at: string; problem: string } | undefin
 /**
  * An answer sent before the body was read to its end (a multipart limit, a refused part, an auth
  * error) must not leave the rest of the body in the socket: Node drains an unread body by itself only
- * when nobody started reading it, and a body that a parser began and then let go of (busboy unpipes on
- * its limits) would stall every later request on that keep-alive connection. Reading on to the end of
- * the body, as Node would, keeps the connection usable; the request timeout bounds a body that never ends.
+ * when nobody started reading it. A body a parser began and then let go of (busboy unpipes on its
+ * limits) or still holds with a part nobody will consume stalls every later request on that keep-alive
+ * connection. Once the answer is decided nothing needs the rest, so every reader is detached and the
+ * body is read to its end and dropped, as Node would; the request timeout bounds a body that never ends.
  */
 function drainUnreadBody(raw: IncomingMessage): void {
-  if (raw.complete === false && !raw.destroyed) raw.resume();
+  if (raw.complete !== false || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
 }

@@ -74,17 +74,42 @@ const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** The parts of the body one at a time, in order; every error of the multipart reader is the request's. */
+/**
+ * The parts of the body one at a time, in order; every error of the multipart reader is the request's.
+ * @fastify/multipart reports a body that ends before its closing boundary as a normal end, so the
+ * close delimiter is watched for on the raw body: an end without it is a 400, not "no file" or a 201.
+ */
 function readParts(request: FastifyRequest): () => Promise<Multipart | undefined> {
+  const closed = watchCloseDelimiter(request);
   const parts = request.parts();
   return async () => {
+    let result: IteratorResult<Multipart>;
     try {
-      const { value, done } = await parts.next();
-      return done ? undefined : value;
+      result = await parts.next();
     } catch (err) {
       throw asMultipartError(err);
     }
+    if (!result.done) return result.value;
+    if (!closed()) throw badRequest('The multipart body cannot be read: it ends before its closing boundary');
+    return undefined;
   };
+}
+
+/** Whether `--<boundary>--` went by in the body so far (a delimiter split across chunks included). */
+function watchCloseDelimiter(request: FastifyRequest): () => boolean {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
+  const delimiter = Buffer.from(`--${boundary?.[1] ?? boundary?.[2] ?? ''}--`);
+  let seen = false;
+  let carry = Buffer.alloc(0);
+  const onData = (chunk: Buffer) => {
+    if (seen) return;
+    const window = Buffer.concat([carry, chunk]);
+    seen = window.includes(delimiter);
+    carry = window.subarray(Math.max(0, window.length - delimiter.length + 1));
+  };
+  request.raw.on('data', onData);
+  request.raw.once('end', () => request.raw.off('data', onData));
+  return () => seen;
 }
 
 function unexpectedPart(part: Multipart): AppError {
