@@ -7,6 +7,7 @@ import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
+import { redactingLoggerOptions } from './http/logging.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
@@ -47,13 +48,11 @@ const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
+    // Tests hand their own options (a stream to read); credentials are redacted from those alike.
     logger:
-      deps.logger === undefined
-        ? {
-            level: config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
-          }
-        : deps.logger,
+      deps.logger === false
+        ? false
+        : redactingLoggerOptions(config, deps.logger === undefined || deps.logger === true ? { level: config.logLevel } : deps.logger),
     bodyLimit: 1_048_576,
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
