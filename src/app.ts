@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandlers } from './http/error-handler.js';
+import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { redactingLoggerOptions } from './http/logging.js';
 import { installRateLimit } from './http/rate-limit.js';
@@ -61,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
     connectionTimeout: config.requestTimeoutMs * 2,
     return503OnClosing: true,
+    clientErrorHandler,
     // genReqId reads X-Request-Id itself so an unsafe value is replaced, never echoed or logged.
     requestIdHeader: false,
     genReqId: (req) => {

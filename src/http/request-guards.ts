@@ -2,10 +2,12 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { markAnsweredEarly, trackConnections } from './connection-state.js';
 import { findUnstorableText } from './validation.js';
 
 /** Cross-cutting request hygiene: request-id echo, security headers, text that cannot be stored, CORS, unread bodies. */
 export function installRequestGuards(app: FastifyInstance, config: Readonly<Config>): void {
+  trackConnections(app.server);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -80,6 +82,7 @@ const prefixed = (part: string, found: { at: string; problem: string } | undefin
  */
 function drainUnreadBody(raw: IncomingMessage): void {
   if (raw.complete !== false || raw.destroyed) return;
+  if (raw.socket) markAnsweredEarly(raw);
   raw.unpipe();
   raw.resume();
 }

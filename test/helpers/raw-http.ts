@@ -71,6 +71,11 @@ export class RawConnection {
     return this.malformed;
   }
 
+  /** Ends the client's side (a client that sent all it will send); the server decides what follows. */
+  end(): void {
+    this.socket.end();
+  }
+
   close(): void {
     this.socket.destroy();
   }
