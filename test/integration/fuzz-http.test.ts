@@ -64,7 +64,7 @@ describe('fuzzing uploads and raw HTTP', () => {
         { numRuns: MULTIPART_RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), verbose: 1 },
       );
     },
-    MULTIPART_RUNS * 100 + 30_000,
+    MULTIPART_RUNS * 300 + 60_000,
   );
 
   /** Sends one sequence on one connection and checks every request got exactly one answer. */
