@@ -63,7 +63,7 @@ export function connectionView(socket: object): ConnectionView {
   const res = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
   return {
     lastIncomplete: last !== undefined && !last.complete,
-    lastAnswered: state?.answeredEarly === true || (res !== null && res !== undefined && res.headersSent),
+    lastAnswered: state?.answeredEarly === true || res?.headersSent === true,
     whenEarlierAnswered(fn) {
       const incompleteLast = last !== undefined && !last.complete ? last : undefined;
       const ready = () => !state || state.pending.every((r) => r === incompleteLast);
