@@ -91,8 +91,30 @@ function readParts(request: FastifyRequest): () => Promise<Multipart | undefined
     }
     if (!result.done) return result.value;
     if (!closed()) throw badRequest('The multipart body cannot be read: it ends before its closing boundary');
+    await bodyEnded(request);
     return undefined;
   };
+}
+
+/**
+ * The close delimiter can arrive before the end of the body the request announced (bytes after it, or
+ * a Content-Length the client never fills). Nothing is recorded until the HTTP body has ended: a
+ * request that is cut short is the client's failure, and must not leave an asset nobody was told of.
+ */
+function bodyEnded(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  if (raw.complete !== false) return Promise.resolve();
+  const cut = () => badRequest('The request body ended before its announced length');
+  // The multipart reader also ends its parts when the connection goes away: the events may be past.
+  if (raw.destroyed || raw.readableEnded) return Promise.reject(cut());
+  return new Promise((resolve, reject) => {
+    raw.once('end', resolve);
+    raw.once('aborted', () => reject(cut()));
+    raw.once('close', () => (raw.complete ? resolve() : reject(cut())));
+    raw.once('error', () => reject(cut()));
+    // The reader may have let go of the body (busboy is unpiped when it is done): read on to its end.
+    raw.resume();
+  });
 }
 
 /** Whether `--<boundary>--` went by in the body so far (a delimiter split across chunks included). */
