@@ -81,10 +81,19 @@ describe('lockDataDir', () => {
 
 /** A process killed but not reaped: its parent (sleep, after exec) never waits for it. Returns its pid and a cleanup. */
 async function zombie(): Promise<{ pid: number; stop: () => void }> {
-  const parent = spawn('sh', ['-c', 'sh -c "kill -9 \\$\\$" & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
-  // Wait until the kernel lists it as a zombie, so the test checks the zombie case and not a race.
-  for (let i = 0; i < 100 && !/\) Z/.test(readProcStat(pid)); i++) await new Promise((r) => setTimeout(r, 20));
+  // Kill the child only once its parent is sleep (after exec): a shell would reap it at once.
+  const comm = () => {
+    try {
+      return readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  for (let i = 0; i < 250 && comm() !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 20));
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 250 && !/\) Z/.test(readProcStat(pid)); i++) await new Promise((r) => setTimeout(r, 20));
   return { pid, stop: () => parent.kill('SIGKILL') };
 }
 const readProcStat = (pid: number) => {
