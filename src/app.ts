@@ -5,8 +5,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandlers } from './http/error-handler.js';
+import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
+import { redactingLoggerOptions } from './http/logging.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
@@ -52,13 +53,11 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const metrics = config.metricsToken ? new Metrics() : undefined;
   const deps = metrics ? { ...appDeps, storage: meteredBlobStore(appDeps.storage, metrics) } : appDeps;
   const app = Fastify({
+    // Tests hand their own options (a stream to read); credentials are redacted from those alike.
     logger:
-      deps.logger === undefined
-        ? {
-            level: config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
-          }
-        : deps.logger,
+      deps.logger === false
+        ? false
+        : redactingLoggerOptions(config, deps.logger === undefined || deps.logger === true ? { level: config.logLevel } : deps.logger),
     bodyLimit: 1_048_576,
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,
@@ -67,6 +66,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     http: { connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs) },
     connectionTimeout: config.requestTimeoutMs * 2,
     return503OnClosing: true,
+    clientErrorHandler,
     // genReqId reads X-Request-Id itself so an unsafe value is replaced, never echoed or logged.
     requestIdHeader: false,
     genReqId: (req) => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
-import { type DataDirLock, lockDataDir } from './db/data-dir-lock.js';
+import { type DataDirLock, acquireDataDirLock } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
 
 export interface Runtime {
@@ -19,7 +19,7 @@ export interface Runtime {
  */
 export async function openRuntime(config: Readonly<Config>, purpose: string, options: { ownsFiles?: boolean } = {}): Promise<Runtime> {
   const needsLock = !config.databaseUrl || (options.ownsFiles === true && config.storage.driver === 'disk');
-  const lock = needsLock ? lockDataDir(config.dataDir, purpose) : undefined;
+  const lock = needsLock ? await acquireDataDirLock(config.dataDir, purpose) : undefined;
   try {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
     const applied = await migrate(db).catch(async (err: unknown) => {

@@ -8,13 +8,28 @@ export interface DataDirLock {
   release(): void;
 }
 
+/** Whether pid is a running process. A zombie (killed, not yet reaped by its parent) holds no files: not alive. */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * Linux tells a zombie apart in /proc/<pid>/stat (state Z, or X while it is being reaped); `kill 0`
+ * succeeds on one. Elsewhere this answers false and the wait in acquireDataDirLock covers the gap.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
@@ -94,4 +109,26 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
     );
   }
   throw new DataDirLockedError(`Could not take the lock on ${dataDir}`);
+}
+
+/** How long a start waits for a lock held by a process that is going away. */
+export const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 100;
+
+/**
+ * lockDataDir, retried for up to waitMs while another live process holds the lock. A supervisor that
+ * restarts the server at once after a kill can find the old process still alive for a moment (shutting
+ * down, or dead but not yet reaped where zombies cannot be told apart): the start waits for it to go
+ * instead of failing. A lock still held after the wait is refused with the usual message.
+ */
+export async function acquireDataDirLock(dataDir: string, purpose: string, waitMs = LOCK_WAIT_MS): Promise<DataDirLock> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return lockDataDir(dataDir, purpose);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError) || Date.now() >= deadline) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
 }

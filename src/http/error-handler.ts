@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.js';
 import { AppError, errorBody, notFound } from '../errors.js';
+import { connectionView } from './connection-state.js';
 import { formatValidationErrors } from './validation.js';
 
 /** Fastify's own error codes for a request it cannot read: all are the client's fault. */
@@ -75,4 +78,36 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
+}
+
+/**
+ * Bytes Node's HTTP parser cannot read as a request (bad framing, a header too large, a body cut by
+ * the client closing its side, a request timeout). Exactly one answer per request, in order, then the close:
+ * - an error in the body of the request being read belongs to that request: it gets this answer
+ *   unless its own answer has started (or it was answered early, before its body ended);
+ * - either way the answers to the requests before it go out first, so a pipelining client can tell
+ *   which request each answer is for;
+ * - the answer is in the spec's error shape and says `Connection: close`: the connection ends here and
+ *   requests pipelined after it were never read;
+ * - bytes after a request that itself said `Connection: close` (HPE_CLOSED_CONNECTION) are left
+ *   alone: Node closes the connection once that request is answered, and the answer says so.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || err.code === 'HPE_CLOSED_CONNECTION' || socket.destroyed) return;
+  const view = connectionView(socket);
+  const settle = (answered: boolean) => {
+    if (socket.destroyed) return;
+    if (socket.writable && !answered) {
+      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const message =
+        status === 408 ? 'The request took too long to arrive' : status === 431 ? 'The request headers are too large' : 'The request is not valid HTTP';
+      const body = JSON.stringify(errorBody(status, message));
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
+  const errorOfLast = view.lastIncomplete;
+  view.whenEarlierAnswered(() => settle(errorOfLast ? connectionView(socket).lastAnswered : false));
 }

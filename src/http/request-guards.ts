@@ -1,23 +1,30 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { findNulString } from './validation.js';
+import { markAnsweredEarly, trackConnections } from './connection-state.js';
+import { findUnstorableText } from './validation.js';
 
-/** Cross-cutting request hygiene: request-id echo, security headers, NUL strings, CORS. */
+/** Cross-cutting request hygiene: request-id echo, security headers, text that cannot be stored, CORS, unread bodies. */
 export function installRequestGuards(app: FastifyInstance, config: Readonly<Config>): void {
+  trackConnections(app.server);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
-  // PostgreSQL text cannot hold NUL; refuse it as a validation error naming the field.
+  // Text PostgreSQL cannot hold as sent (NUL, lone UTF-16 surrogates) is refused here, once, for every
+  // body, query string and header of every route, before any schema or service sees it: a 422 naming
+  // the field instead of a 500 from the database or a value silently changed to U+FFFD.
   app.addHook('preValidation', async (request) => {
-    if (request.body && typeof request.body === 'object') {
-      const at = findNulString(request.body);
-      if (at) throw new AppError('unprocessable', `Validation failed: ${at} must not contain NUL characters`);
-    }
+    const found =
+      (request.body && typeof request.body === 'object' ? findUnstorableText(request.body) : undefined) ??
+      findUnstorableText(request.query) ??
+      prefixed('header', findUnstorableText(request.headers));
+    if (found) throw new AppError('unprocessable', `Validation failed: ${found.at || 'body'} ${found.problem}`);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    drainUnreadBody(request.raw);
     reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
@@ -59,4 +66,23 @@ function applyCors(auth: string | undefined, origin: string, allowedOrigins: str
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', 'etag,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,x-request-id');
   }
+}
+
+/** Header names are not field names: `header x-foo must …`. */
+const prefixed = (part: string, found: { at: string; problem: string } | undefined) =>
+  found ? { at: `${part} ${found.at}`, problem: found.problem } : undefined;
+
+/**
+ * An answer sent before the body was read to its end (a multipart limit, a refused part, an auth
+ * error) must not leave the rest of the body in the socket: Node drains an unread body by itself only
+ * when nobody started reading it. A body a parser began and then let go of (busboy unpipes on its
+ * limits) or still holds with a part nobody will consume stalls every later request on that keep-alive
+ * connection. Once the answer is decided nothing needs the rest, so every reader is detached and the
+ * body is read to its end and dropped, as Node would; the request timeout bounds a body that never ends.
+ */
+function drainUnreadBody(raw: IncomingMessage): void {
+  if (raw.complete !== false || raw.destroyed) return;
+  if (raw.socket) markAnsweredEarly(raw);
+  raw.unpipe();
+  raw.resume();
 }

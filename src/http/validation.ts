@@ -96,21 +96,53 @@ export function formatValidationErrors(errors: ErrorObject[], part: string): str
   return `Validation failed: ${shown.join('; ')}${more}`;
 }
 
-/** Finds a string holding a NUL character (PostgreSQL text cannot store one); returns its path. */
-export function findNulString(value: unknown, at = '', depth = 0): string | undefined {
+/**
+ * Why a string cannot be stored as the client sent it, or undefined when it can. PostgreSQL text
+ * holds neither NUL nor a lone UTF-16 surrogate (`"\\ud800"` is valid JSON but not Unicode): the first
+ * is refused by the database, the second is refused or silently turned into U+FFFD depending on the
+ * path it takes. Either way the client must hear about it, so both are refused before any write.
+ */
+export function unstorableText(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  // Node 20 has String.prototype.isWellFormed (ES2024); the ES2022 lib of this build does not declare it.
+  if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) return 'must be valid Unicode text';
+  return undefined;
+}
+
+export interface UnstorableAt {
+  /** Path of the field, as validation messages name it: `apartments[3].name`, `apartmentData.foo`. */
+  at: string;
+  problem: string;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** A key as a message can show it: NUL as `\\0`, a lone surrogate as `\\ud800`. */
+const printableKey = (key: string) => key.replaceAll('\u0000', '\\0').replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+/**
+ * Finds the first string (value or object key, at any depth) that cannot be stored; returns its path
+ * and the reason. Every parsed body, query and header passes through here before validation.
+ */
+export function findUnstorableText(value: unknown, at = '', depth = 0): UnstorableAt | undefined {
   if (depth > 64) return undefined;
-  if (typeof value === 'string') return value.includes('\u0000') ? at || 'body' : undefined;
+  if (typeof value === 'string') {
+    const problem = unstorableText(value);
+    return problem ? { at, problem } : undefined;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNulString(value[i], `${at}[${i}]`, depth + 1);
+      const found = findUnstorableText(value[i], `${at}[${i}]`, depth + 1);
       if (found) return found;
     }
     return undefined;
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return at ? `${at}.${k.replaceAll('\u0000', '\\0')}` : k.replaceAll('\u0000', '\\0');
-      const found = findNulString(v, at ? `${at}.${k}` : k, depth + 1);
+      const path = at ? `${at}.${printableKey(k)}` : printableKey(k);
+      const problem = unstorableText(k);
+      // A key is stored too (apartmentData is kept as sent): its path shows the offending character escaped.
+      if (problem) return { at: path, problem };
+      const found = findUnstorableText(v, path, depth + 1);
       if (found) return found;
     }
   }

@@ -1,17 +1,81 @@
 import fc from 'fast-check';
 
+/** Characters that break naive text handling: NUL, lone surrogates, bidi controls, combining marks, BOM, line separators. */
+const TRICKY_UNITS = [
+  '\u0000',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u202e',
+  '\u202d',
+  '\u2066',
+  '\u2069',
+  '\u200f',
+  '\u061c',
+  '\u0301',
+  '\u0336',
+  '\u20dd',
+  '\ufeff',
+  '\u2028',
+  '\u2029',
+  '\uffff',
+  '\ufffd',
+  '\u00a0',
+  '\r\n',
+  '\t',
+] as const;
+
+/**
+ * Strings over all of UTF-16: any code unit (so lone surrogates, NUL and controls come up by
+ * themselves), astral characters, and a bias to the tricky units above.
+ */
+export const fullUnicodeString = (maxLength = 40) =>
+  fc
+    .array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)) },
+        { weight: 2, arbitrary: fc.constantFrom(...TRICKY_UNITS) },
+        { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 2 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)) },
+      ),
+      { maxLength },
+    )
+    .map((units) => units.join(''));
+
+/**
+ * Valid Unicode a client may legitimately send and must get back unchanged: bidi controls,
+ * combining marks, astral characters; never a lone surrogate or NUL.
+ */
+export const wellFormedTrickyString = (minLength: number, maxLength: number) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.constantFrom('\u202e', '\u2066', '\u2069', '\u200f', '\u0301', '\u0336', '\ufeff', '\u00a0', 'é', 'ß', '漢', '😀', '👩‍👩‍👧'),
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+      ),
+      { minLength: Math.max(minLength, 1), maxLength: Math.max(minLength, Math.min(maxLength, 12)) },
+    )
+    .map((parts) => `x${parts.join('')}`)
+    .filter((s) => s.length >= minLength && s.length <= maxLength);
+
 /** Strings a hostile client sends: unicode, NUL, huge, numeric-looking, path tricks. */
 export const nastyString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
+  fullUnicodeString(40),
   fc.constantFrom(
     '',
     ' ',
     '\u0000',
     'a\u0000b',
+    '\ud800',
+    'a\udfffb',
+    '\ud83d',
     '../../etc/passwd',
     '%00',
     '\u202e',
+    'e\u0301\u0301\u0301',
     '😀'.repeat(3),
     'null',
     'NaN',
@@ -40,7 +104,7 @@ export const nastyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((t
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), protoKeys), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fullUnicodeString(8), protoKeys), tie('value'), { maxKeys: 5 }),
   ),
 })).value;
 
@@ -160,6 +224,16 @@ export function validFor(schema: FullSchema | undefined, valid: Record<string, u
       if (schema.pattern) {
         const re = new RegExp(schema.pattern);
         const upTo = schema.maxLength ?? Number.POSITIVE_INFINITY;
+        const fits = (s: string) => s.length >= min && s.length <= upTo && re.test(s);
+        // Free-text patterns (a name must hold a non-space) also get tricky and unstorable text; strict
+        // ones (slug, phone) would reject nearly all of it, so they keep their own generator.
+        if (schema.pattern === '\\S') {
+          return fc.oneof(
+            { weight: 3, arbitrary: fc.stringMatching(re).filter((s) => s.length >= min && s.length <= upTo) },
+            { weight: 1, arbitrary: wellFormedTrickyString(Math.max(min, 1), Math.min(upTo, 40)).filter(fits) },
+            { weight: 1, arbitrary: fullUnicodeString(Math.min(upTo, 40)).filter(fits) },
+          );
+        }
         try {
           return fc.stringMatching(re).filter((s) => s.length >= min && s.length <= upTo);
         } catch {
@@ -167,7 +241,12 @@ export function validFor(schema: FullSchema | undefined, valid: Record<string, u
           return fc.string({ unit: 'grapheme-ascii', minLength: Math.max(min, 1), maxLength: max }).filter((s) => re.test(s));
         }
       }
-      return fc.string({ unit: 'grapheme', minLength: min, maxLength: max });
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: max }) },
+        { weight: 1, arbitrary: wellFormedTrickyString(Math.max(min, 1), max) },
+        // Every text field also meets strings that are not storable (lone surrogates, NUL): 422, never 5xx.
+        { weight: 1, arbitrary: fullUnicodeString(max).filter((s) => s.length >= min) },
+      );
     }
     case 'integer':
       return fc.integer({ min: Math.ceil(schema.minimum ?? -1000), max: Math.floor(Math.min(schema.maximum ?? 1_000_000, 1_000_000_000)) });

@@ -27,6 +27,12 @@ function startOrigin() {
         return res.writeHead(301, { location: 'http://10.1.2.3/photo.png' }).end();
       case '/to-metadata':
         return res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      case '/to-credentials':
+        return res.writeHead(302, { location: `http://user:secret@127.0.0.1:${port}/photo.png` }).end();
+      case '/empty.png':
+        return res.writeHead(200, { 'content-type': 'image/png', 'content-length': '0' }).end();
+      case '/to-v4-compatible':
+        return res.writeHead(302, { location: `http://[::127.0.0.1]:${port}/photo.png` }).end();
       case '/to-file':
         return res.writeHead(302, { location: 'file:///etc/passwd' }).end();
       case '/huge':
@@ -124,7 +130,7 @@ describe('registering an asset by URL', () => {
     const before = origin.hits.length;
     const refused: Array<[string, RegExp]> = [
       [`http://127.0.0.1:${port}/photo.png`, /loopback address \(127\.0\.0\.1\)/],
-      [`http://localhost:${port}/photo.png`, /non-public address/],
+      [`http://localhost:${port}/photo.png`, /resolves to a loopback address/],
       ['http://10.0.0.1/photo.png', /private address \(10\.0\.0\.1\)/],
       ['http://169.254.169.254/latest/meta-data/', /metadata address \(169\.254\.169\.254\)/],
       [`http://[::1]:${port}/photo.png`, /loopback address \(::1\)/],
@@ -142,6 +148,56 @@ describe('registering an asset by URL', () => {
     expect(rows).toEqual([]);
   });
 
+  it('refuses IPv6 forms that embed a refused IPv4 address (compatible, mapped, SIIT, NAT64, 6to4, Teredo), without connecting', async () => {
+    const port = new URL(base).port;
+    const before = origin.hits.length;
+    // Teredo stores the client inverted: 0x80ff:0xfefe is 127.0.1.1, the server 10.0.0.1 sits in the clear.
+    const refused: Array<[string, RegExp]> = [
+      [`http://[::127.0.0.1]:${port}/photo.png`, /loopback address \(::7f00:1 embeds 127\.0\.0\.1\)/],
+      ['http://[::8.8.8.8]/photo.png', /IPv4-compatible|only public addresses/],
+      ['http://[::ffff:10.0.0.1]/photo.png', /private address/],
+      ['http://[::ffff:0:127.0.0.1]/photo.png', /loopback address/],
+      ['http://[64:ff9b::127.0.0.1]/photo.png', /loopback address \(64:ff9b::7f00:1 embeds 127\.0\.0\.1\)/],
+      ['http://[64:ff9b::169.254.169.254]/latest/meta-data/', /metadata address/],
+      ['http://[64:ff9b:1:7f00:1::]/photo.png', /only public addresses/],
+      ['http://[2002:7f00:1::1]/photo.png', /loopback address \(2002:7f00:1::1 embeds 127\.0\.0\.1\)/],
+      ['http://[2002:a9fe:a9fe::1]/', /metadata address/],
+      ['http://[2001:0:a00:1::80ff:fefe]/photo.png', /private address|loopback address/],
+      ['http://[::]/photo.png', /unspecified address/],
+    ];
+    for (const [src, message] of refused) {
+      const res = await register(strict, s.key, { src });
+      expect(res.statusCode, src).toBe(422);
+      expect(res.json().message, src).toMatch(message);
+    }
+    // With private addresses allowed, an embedded metadata address is still refused.
+    for (const src of ['http://[::ffff:169.254.169.254]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/', 'http://[::169.254.169.254]/']) {
+      const res = await register(allowed, a.key, { src });
+      expect(res.statusCode, src).toBe(422);
+      expect(res.json().message, src).toMatch(/metadata address/);
+    }
+    expect(origin.hits.length, 'the loopback server was never reached').toBe(before);
+    expect(await strict.db.query('SELECT id FROM assets')).toEqual([]);
+  });
+
+  it('refuses a redirect to a URL carrying credentials, as it refuses such a src (private addresses allowed)', async () => {
+    const before = await allowed.db.query('SELECT id FROM assets');
+    const hitsBefore = origin.hits.length;
+    const res = await register(allowed, a.key, { src: `${base}/to-credentials` });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('src redirects to a URL that must not contain credentials');
+    expect(origin.hits.slice(hitsBefore)).toEqual(['/to-credentials']);
+    expect(await allowed.db.query('SELECT id FROM assets')).toEqual(before);
+  });
+
+  it('refuses an empty remote file with 422 and keeps nothing', async () => {
+    const before = await allowed.db.query('SELECT id FROM assets');
+    const res = await register(allowed, a.key, { src: `${base}/empty.png` });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('src is an empty file (0 bytes)');
+    expect(await allowed.db.query('SELECT id FROM assets')).toEqual(before);
+  });
+
   it('keeps refusing the metadata address even when private addresses are allowed, also after a redirect', async () => {
     const direct = await register(allowed, a.key, { src: 'http://169.254.169.254/latest/meta-data/' });
     expect(direct.statusCode).toBe(422);
@@ -156,6 +212,7 @@ describe('registering an asset by URL', () => {
       ['/to-v6-loopback', /loopback address \(::1\)/],
       ['/to-private', /private address \(10\.1\.2\.3\)/],
       ['/to-metadata', /metadata address/],
+      ['/to-v4-compatible', /loopback address \(::7f00:1 embeds 127\.0\.0\.1\)/],
     ] as const) {
       const hitsBefore = origin.hits.length;
       const err = await openRemoteFile(`${base}${path}`, opts).then(

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from '../../src/db/data-dir-lock.js';
+import { DataDirLockedError, acquireDataDirLock, lockDataDir } from '../../src/db/data-dir-lock.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -76,5 +76,62 @@ describe('lockDataDir', () => {
     writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'other' });
     lock.release();
     expect(existsSync(path.join(dir, '.lock'))).toBe(true);
+  });
+});
+
+/** A process killed but not reaped: its parent (sleep, after exec) never waits for it. Returns its pid and a cleanup. */
+async function zombie(): Promise<{ pid: number; stop: () => void }> {
+  const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  // Kill the child only once its parent is sleep (after exec): a shell would reap it at once.
+  const comm = () => {
+    try {
+      return readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  for (let i = 0; i < 250 && comm() !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 20));
+  process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 250 && !/\) Z/.test(readProcStat(pid)); i++) await new Promise((r) => setTimeout(r, 20));
+  return { pid, stop: () => parent.kill('SIGKILL') };
+}
+const readProcStat = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+describe('a lock whose owner is going away', () => {
+  it('is taken over at once when the owner was killed but not yet reaped (a zombie)', async () => {
+    const dir = tempDir();
+    const z = await zombie();
+    try {
+      expect(readProcStat(z.pid)).toMatch(/\) Z /);
+      writeLock(dir, { pid: z.pid, host: os.hostname(), purpose: 'server' });
+      lockDataDir(dir, 'restarted').release();
+    } finally {
+      z.stop();
+    }
+  });
+
+  it('is waited for while its live owner shuts down, then taken', async () => {
+    const dir = tempDir();
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    writeLock(dir, { pid: owner.pid, host: os.hostname(), purpose: 'server' });
+    expect(() => lockDataDir(dir, 'now')).toThrow(DataDirLockedError);
+    const taking = acquireDataDirLock(dir, 'restarted', 20_000);
+    setTimeout(() => owner.kill('SIGKILL'), 300);
+    const lock = await taking;
+    expect(JSON.parse(readFileSync(path.join(dir, '.lock'), 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'restarted' });
+    lock.release();
+  });
+
+  it('is refused after the wait when its owner stays', async () => {
+    const dir = tempDir();
+    writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'server' });
+    await expect(acquireDataDirLock(dir, 'second', 300)).rejects.toThrow(/is in use by another process/);
   });
 });

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { findNulString, formatValidationErrors, isStorableDateTime } from '../../src/http/validation.js';
+import { findUnstorableText, formatValidationErrors, isStorableDateTime, unstorableText } from '../../src/http/validation.js';
 
 const ajv = new Ajv.default({ allErrors: true, strict: false });
 const schema = {
@@ -48,12 +48,27 @@ describe('formatValidationErrors', () => {
   });
 });
 
-describe('findNulString', () => {
+describe('findUnstorableText', () => {
   it('finds the path of a string holding NUL, in values and keys', () => {
-    expect(findNulString({ a: 'fine', b: ['ok', 'bad\u0000'] })).toBe('b[1]');
-    expect(findNulString({ nested: { 'k\u0000': 1 } })).toBe('nested.k\\0');
-    expect(findNulString('\u0000')).toBe('body');
-    expect(findNulString({ a: 'fine', n: 1, z: null })).toBeUndefined();
+    expect(findUnstorableText({ a: 'fine', b: ['ok', 'bad\u0000'] })).toEqual({ at: 'b[1]', problem: 'must not contain NUL characters' });
+    expect(findUnstorableText({ nested: { 'k\u0000': 1 } })?.at).toBe('nested.k\\0');
+    expect(findUnstorableText('\u0000')?.at).toBe('');
+    expect(findUnstorableText({ a: 'fine', n: 1, z: null })).toBeUndefined();
+  });
+
+  it('finds lone UTF-16 surrogates at any depth, and leaves paired ones (emoji) alone', () => {
+    const problem = 'must be valid Unicode text';
+    expect(findUnstorableText({ apartments: [{ name: 'ok' }, {}, {}, { name: 'a\ud800' }] })).toEqual({ at: 'apartments[3].name', problem });
+    expect(findUnstorableText({ apartmentData: { foo: '\udfff' } })).toEqual({ at: 'apartmentData.foo', problem });
+    expect(findUnstorableText({ features: [{ name: 'x\udc00y' }] })).toEqual({ at: 'features[0].name', problem });
+    expect(findUnstorableText({ apartmentData: { 'k\ud83d': 1 } })).toEqual({ at: 'apartmentData.k\\ud83d', problem });
+    expect(findUnstorableText({ name: '😀 é e\u0301 \u202e' })).toBeUndefined();
+  });
+
+  it('names the reason for one string', () => {
+    expect(unstorableText('a\ud800')).toBe('must be valid Unicode text');
+    expect(unstorableText('\u0000')).toBe('must not contain NUL characters');
+    expect(unstorableText('😀')).toBeUndefined();
   });
 });
 

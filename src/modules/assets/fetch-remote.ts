@@ -1,9 +1,11 @@
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import type net from 'node:net';
 import type { Readable } from 'node:stream';
-import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { AppError, badRequest, unprocessable } from '../../errors.js';
+import { ALWAYS_DENIED, addressRefusal } from './address-policy.js';
 
 export interface RemoteFetchOptions {
   allowPrivate: boolean;
@@ -24,21 +26,34 @@ export interface RemoteFile {
   abort(): void;
 }
 
-// Cloud metadata endpoints stay refused even when private addresses are allowed (local testing).
-const ALWAYS_DENIED = ['169.254.169.254', 'fd00:ec2::254'];
-
-/** Refuses a literal IP host by address before anything is sent; hostnames are checked by the agent at connect time. */
+/** Refuses a literal IP host by address before anything is sent; hostnames are checked at connect time. */
 function checkLiteralAddress(hostname: string, allowPrivate: boolean, allowAddresses: string[]): void {
   const host = hostname.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(host) || allowAddresses.includes(host)) return;
-  let addr = ipaddr.parse(host);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-  const range = addr.range();
-  if (ALWAYS_DENIED.includes(addr.toString())) throw unprocessable(`src points at a cloud metadata address (${host}), which is not allowed`);
-  if (range === 'unspecified') throw unprocessable(`src points at an unspecified address (${host}), which is not allowed`);
-  if (!allowPrivate && range !== 'unicast') {
-    throw unprocessable(`src points at a ${range} address (${host}); only public addresses are allowed`);
-  }
+  if (allowAddresses.includes(host)) return;
+  const refusal = addressRefusal(host, allowPrivate);
+  if (refusal) throw unprocessable(`src points at ${refusal}`);
+}
+
+/**
+ * A DNS lookup that applies addressRefusal to every address a name resolves to, inside the lookup the
+ * socket itself uses (no rebinding window). request-filtering-agent runs its own range check after it;
+ * this one adds what that check lacks: IPv4 addresses embedded in IPv6 forms, metadata through them.
+ */
+function checkedLookup(options: RemoteFetchOptions): net.LookupFunction {
+  const allowList = options.allowAddresses ?? [];
+  return ((hostname: string, lookupOptions: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
+      if (err) return callback(err);
+      for (const { address } of addresses) {
+        const refusal = allowList.includes(address) ? undefined : addressRefusal(address, options.allowPrivate);
+        if (refusal) return callback(Object.assign(new Error(`DNS lookup ${address}(host:${hostname}) is not allowed`), { refusal }));
+      }
+      if (lookupOptions.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }));
+      return callback(null, first.address, first.family);
+    });
+  }) as net.LookupFunction;
 }
 
 const safeDecode = (s: string) => {
@@ -56,8 +71,16 @@ function parseUrl(raw: string): URL {
   } catch {
     throw unprocessable('src must be an absolute http or https URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw unprocessable(`src must use http or https, not ${url.protocol.replace(/:$/, '')}`);
-  if (url.username || url.password) throw unprocessable('src must not contain credentials');
+  return checkUrl(url, 'src');
+}
+
+/** The rules a URL must meet to be fetched, for src and for every redirect alike (`what` names which). */
+function checkUrl(url: URL, what: 'src' | 'src redirects to a URL that'): URL {
+  const scheme = url.protocol.replace(/:$/, '');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw unprocessable(what === 'src' ? `src must use http or https, not ${scheme}` : `src redirects to a ${scheme} URL; only http and https are allowed`);
+  }
+  if (url.username || url.password) throw unprocessable(`${what} must not contain credentials`);
   return url;
 }
 
@@ -66,6 +89,8 @@ const isRefusal = (err: Error) => /is not allowed/.test(err.message);
 
 function describeFailure(err: NodeJS.ErrnoException): AppError {
   if (err instanceof AppError) return err;
+  const refusal = (err as { refusal?: string }).refusal;
+  if (refusal) return unprocessable(`src resolves to ${refusal}`);
   if (isRefusal(err)) {
     const addr = /DNS lookup (\S+?)\(/.exec(err.message)?.[1];
     return unprocessable(`src resolves to a non-public address${addr ? ` (${addr})` : ''}; only public addresses are allowed`);
@@ -86,7 +111,11 @@ function requestOnce(url: URL, options: RemoteFetchOptions, signal: AbortSignal)
   const isHttps = url.protocol === 'https:';
   const agent = isHttps ? new RequestFilteringHttpsAgent(agentOptions) : new RequestFilteringHttpAgent(agentOptions);
   return new Promise((resolve, reject) => {
-    const req = (isHttps ? https : http).get(url, { agent, signal, headers: { 'user-agent': 'estate-publisher-asset-fetch/1', accept: '*/*' } }, resolve);
+    const req = (isHttps ? https : http).get(
+      url,
+      { agent, signal, lookup: checkedLookup(options), headers: { 'user-agent': 'estate-publisher-asset-fetch/1', accept: '*/*' } },
+      resolve,
+    );
     const connectTimer = setTimeout(() => req.destroy(Object.assign(new Error('connecting took too long'), { code: 'ETIMEDOUT' })), options.connectTimeoutMs);
     req.on('socket', (socket) => {
       if (!socket.connecting) clearTimeout(connectTimer);
@@ -129,9 +158,7 @@ export async function openRemoteFile(src: string, options: RemoteFetchOptions): 
         } catch {
           throw unprocessable('src redirects to an invalid URL');
         }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:')
-          throw unprocessable(`src redirects to a ${next.protocol.replace(/:$/, '')} URL; only http and https are allowed`);
-        url = next;
+        url = checkUrl(next, 'src redirects to a URL that');
         continue;
       }
       if (status < 200 || status >= 300) {

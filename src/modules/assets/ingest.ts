@@ -18,6 +18,10 @@ export interface IngestOptions {
   tooLarge: () => Error;
   /** Whether the source was cut at a limit upstream (busboy's `truncated`). */
   wasTruncated?: () => boolean;
+  /** The error thrown for a source without a single byte: nothing is stored for it. */
+  empty: () => Error;
+  /** The error a failing source becomes (a multipart body cut short is the client's 400, not a 500). */
+  sourceFailed?: (err: Error) => Error;
 }
 
 /**
@@ -60,7 +64,12 @@ async function peek(source: Readable, bytes: number): Promise<{ head: Buffer; bo
  * way, the limit is enforced before a byte past it is written, and on any failure nothing is kept.
  */
 export async function ingest(storage: BlobStore, key: string, source: Readable, options: IngestOptions): Promise<Ingested> {
-  const { head, body } = await peek(source, SNIFF_BYTES);
+  const { head, body } = await peek(source, SNIFF_BYTES).catch((err: Error) => {
+    throw err instanceof AppError ? err : (options.sourceFailed?.(err) ?? err);
+  });
+  // An empty file is a client mistake (a wrong path, a file not yet written), never content: refused
+  // before anything is stored.
+  if (head.length === 0) throw options.empty();
   const mimeType = await sniffMimeType(head, options.filename, options.declaredType);
   const hash = createHash('sha256');
   let size = 0;
@@ -90,7 +99,8 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
     await storage.delete(key).catch(() => undefined);
     // Limits and a client that went away are the request's own failure; anything else is the
     // store failing (disk full or unwritable, S3 down): a 503 the client may retry, never a 500.
-    if (err instanceof AppError || sourceFailed) throw err;
+    if (err instanceof AppError) throw err;
+    if (sourceFailed) throw options.sourceFailed?.(err as Error) ?? err;
     throw new AppError('unavailable', 'File storage is unavailable; retry later');
   }
   return { mimeType, sizeBytes: size, sha256: hash.digest('hex') };

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../errors.js';
+import { unstorableText } from '../../http/validation.js';
 import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
@@ -17,6 +18,8 @@ export interface UploadInput {
   declaredType: string | undefined;
   name: string | undefined;
   wasTruncated: () => boolean;
+  /** Runs after the bytes are stored and before the row is written; a throw keeps nothing. */
+  beforeRecord?: () => Promise<void>;
 }
 
 const tooLargeUpload = () => new AppError('payloadTooLarge', `file is larger than the upload limit of ${MAX_UPLOAD_BYTES} bytes (20 MB)`);
@@ -53,12 +56,16 @@ export class AssetsService {
       maxBytes: number;
       tooLarge: () => Error;
       wasTruncated?: () => boolean;
+      empty: () => Error;
+      sourceFailed?: (err: Error) => Error;
+      beforeRecord?: (() => Promise<void>) | undefined;
     },
   ): Promise<Asset> {
     const id = newId();
     const key = storageKey(organizationId, id);
     const stored = await ingest(this.storage, key, source, meta);
     try {
+      await meta.beforeRecord?.();
       const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...stored });
       return this.toAsset(row);
     } catch (err) {
@@ -75,6 +82,9 @@ export class AssetsService {
       maxBytes: MAX_UPLOAD_BYTES,
       tooLarge: tooLargeUpload,
       wasTruncated: input.wasTruncated,
+      empty: () => unprocessable('Validation failed: file is empty (0 bytes)'),
+      sourceFailed: (err) => badRequest(`The multipart body cannot be read: the file part ended early (${err.message || 'no closing boundary'})`),
+      beforeRecord: input.beforeRecord,
     });
   }
 
@@ -87,12 +97,16 @@ export class AssetsService {
       totalTimeoutMs: 60_000,
     });
     try {
+      // The default name comes from the URL's last path segment, client text like any other.
+      const filenameProblem = input.name === undefined && remote.filename ? unstorableText(remote.filename) : undefined;
+      if (filenameProblem) throw unprocessable(`Validation failed: the file name in src ${filenameProblem}; send name`);
       return await this.store(organizationId, remote.body, {
         name: assetName(input.name, remote.filename),
         filename: remote.filename,
         declaredType: remote.declaredType,
         maxBytes: MAX_REMOTE_BYTES,
         tooLarge: () => unprocessable(`src is larger than the ${MAX_REMOTE_BYTES / 1024 / 1024} MB limit`),
+        empty: () => unprocessable('src is an empty file (0 bytes)'),
       });
     } catch (err) {
       if (err instanceof AppError) throw err;

@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
+import { ROOT, type ServerChild, childEnv, finished, freePort, startServerChild, waitReady } from '../helpers/processes.js';
+import { multipart, png } from './assets-fixtures.js';
+
+const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+
+async function call(url: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { ...(init.key ? headers(init.key) : {}), ...init.headers },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: res.status, body: (await res.text()) as string };
+}
+
+/**
+ * The server as a real process (issue 9, findings 6 and 7): what an operator's log holds at trace level,
+ * and a restart right after `kill -9` while the old process is not yet reaped. Runs on the embedded
+ * database, or with TEST_DATABASE=postgres on a fresh PostgreSQL database (files stay on disk, so the
+ * server takes the DATA_DIR lock on both engines).
+ */
+describe(`server process on ${TEST_DATABASE}: logs and restarts`, () => {
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+
+  beforeAll(async () => {
+    if (TEST_DATABASE === 'postgres') {
+      const created = await createTestDatabaseUrl();
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+    }
+  });
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+    await dropDatabase?.();
+  });
+
+  const freshEnv = async (extra: Record<string, string> = {}) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-proc-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    return childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADMIN_TOKEN, LOG_LEVEL: 'info', ...extra });
+  };
+  const stopOnCleanup = (server: ServerChild) => {
+    cleanups.push(async () => {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL');
+        await server.exited;
+      }
+    });
+  };
+
+  it('keeps API keys and the operator token out of a trace-level log of a full run, uploads included', async () => {
+    const origin = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png()));
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => origin.close(resolve)));
+    const env = await freshEnv({ LOG_LEVEL: 'trace', ALLOW_PRIVATE_ASSET_URLS: 'true' });
+    const server = startServerChild(env, await freePort());
+    stopOnCleanup(server);
+    await waitReady(server);
+    const base = server.url;
+
+    const org = await call(`${base}/api/v1/admin/organizations`, { key: ADMIN_TOKEN, body: { name: 'Logged' } });
+    expect(org.status).toBe(201);
+    const key = JSON.parse(org.body).apiKey as string;
+    const orgId = JSON.parse(org.body).organization.id as string;
+    const second = await call(`${base}/api/v1/admin/organizations/${orgId}/api-keys`, { key: ADMIN_TOKEN, body: { scopes: ['read'] } });
+    const readKey = JSON.parse(second.body).apiKey as string;
+    expect(await call(`${base}/api/v1/admin/organizations`, { key: ADMIN_TOKEN })).toMatchObject({ status: 200 });
+
+    const { body, headers: mp } = multipart({ filename: 'facade.png', type: 'image/png', data: png() }, { name: 'Facade' });
+    const upload = await fetch(`${base}/api/v1/asset/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'upload-1', ...mp },
+      body: new Uint8Array(body),
+    });
+    expect(upload.status).toBe(201);
+    const refused = await fetch(`${base}/api/v1/asset/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
+    expect(refused.status).toBe(400);
+    const port = (origin.address() as AddressInfo).port;
+    expect((await call(`${base}/api/v1/asset`, { key, body: { src: `http://127.0.0.1:${port}/logo.png` } })).status).toBe(201);
+    const estate = await call(`${base}/api/v1/estate`, {
+      key,
+      body: { name: 'Logged Estate' },
+      headers: { 'idempotency-key': 'e-1', cookie: `session=${key}` },
+    });
+    expect(estate.status).toBe(201);
+    expect((await call(`${base}/api/v1/estate`, { key, body: { name: 'Logged Estate' }, headers: { 'idempotency-key': 'e-1' } })).status).toBe(201);
+    expect((await call(`${base}/api/v1/estate`, { key: readKey })).status).toBe(200);
+    expect((await call(`${base}/api/v1/estate`, { key: readKey, body: { name: 'Nope' } })).status).toBe(403);
+    expect((await call(`${base}/api/v1/estate`, { key: `${key}x` })).status).toBe(401);
+    expect((await call(`${base}/api/v1/estate?apiKey=${key}`, { key })).status).toBe(400);
+    expect((await call(`${base}/api/v1/admin/organizations`, { key })).status).toBe(403);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+
+    const log = server.output();
+    // The run was logged at trace level, the upload's busboy options (which carry the headers) included.
+    expect(log).toMatch(/Providing options to busboy/);
+    expect(log).toMatch(/\[redacted\]/);
+    for (const [what, secret] of [
+      ['API key', key],
+      ['read-only key', readKey],
+      ['operator token', ADMIN_TOKEN],
+      ['secret part of the key', key.slice(-20)],
+    ] as const) {
+      expect(log.includes(secret), `${what} found in the trace log`).toBe(false);
+    }
+  }, 300_000);
+
+  it('starts right after kill -9 while the killed process is not yet reaped, with every acknowledged write', async () => {
+    const env = await freshEnv();
+    const port = await freePort();
+    // sh starts the server in the background and replaces itself with sleep, which never reaps its
+    // child: after kill -9 the old server stays a zombie, as under a supervisor that has not waited yet.
+    const holder: ChildProcess = spawn(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx "${path.join(ROOT, 'src/server.ts')}" >/dev/null 2>&1 & exec sleep 600`],
+      { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' },
+    );
+    const holderDone = finished(holder);
+    cleanups.push(async () => {
+      holder.kill('SIGKILL');
+      await holderDone;
+    });
+    const old = { url: `http://127.0.0.1:${port}`, output: () => '', exited: holderDone } as unknown as ServerChild;
+    await waitReady(old);
+    const org = await call(`${old.url}/api/v1/admin/organizations`, { key: ADMIN_TOKEN, body: { name: 'Before the kill' } });
+    expect(org.status).toBe(201);
+    const key = JSON.parse(org.body).apiKey as string;
+    const estate = await call(`${old.url}/api/v1/estate`, { key, body: { name: 'Acknowledged' } });
+    expect(estate.status).toBe(201);
+
+    const oldPid = (JSON.parse(readFileSync(path.join(env.DATA_DIR!, '.lock'), 'utf8')) as { pid: number }).pid;
+    process.kill(oldPid, 'SIGKILL');
+    const restarted = startServerChild(env, await freePort());
+    stopOnCleanup(restarted);
+    await waitReady(restarted);
+    const read = await call(`${restarted.url}/api/v1/estate/${JSON.parse(estate.body).id}`, { key });
+    expect(read.status).toBe(200);
+    expect(JSON.parse(read.body)).toMatchObject({ name: 'Acknowledged' });
+    restarted.child.kill('SIGTERM');
+    expect((await restarted.exited).code).toBe(0);
+  }, 300_000);
+});
