@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3StoreOptions } from './storage/s3.js';
 
 /** Settings read once from the environment at the entry point, then passed down frozen. */
 export interface Config {
@@ -16,19 +17,7 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   allowPrivateAssetUrls: boolean;
-  storage:
-    | { driver: 'disk' }
-    | {
-        driver: 's3';
-        bucket: string;
-        region: string;
-        endpoint: string | undefined;
-        accessKeyId: string | undefined;
-        secretAccessKey: string | undefined;
-        forcePathStyle: boolean;
-        /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
-        publicBaseUrl: string | undefined;
-      };
+  storage: { driver: 'disk' } | ({ driver: 's3' } & S3StoreOptions);
   rateLimit: {
     /** Requests per window for one API key. */
     keyMax: number;

@@ -10,6 +10,7 @@ export interface S3StoreOptions {
   accessKeyId: string | undefined;
   secretAccessKey: string | undefined;
   forcePathStyle: boolean;
+  /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
   publicBaseUrl: string | undefined;
 }
 

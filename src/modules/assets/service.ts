@@ -7,7 +7,7 @@ import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
 import { openRemoteFile } from './fetch-remote.js';
-import { ingest } from './ingest.js';
+import { type IngestOptions, ingest } from './ingest.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
 import { type Asset, MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
 import { assetSrc } from './src-url.js';
@@ -49,15 +49,9 @@ export class AssetsService {
   private async store(
     organizationId: string,
     source: Readable,
-    meta: {
+    meta: IngestOptions & {
       name: string;
-      filename: string | undefined;
-      declaredType: string | undefined;
-      maxBytes: number;
-      tooLarge: () => Error;
-      wasTruncated?: () => boolean;
-      empty: () => Error;
-      sourceFailed?: (err: Error) => Error;
+      /** Runs after the bytes are stored and before the row is written; a throw keeps nothing. */
       beforeRecord?: (() => Promise<void>) | undefined;
     },
   ): Promise<Asset> {
