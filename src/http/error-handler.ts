@@ -66,6 +66,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const mapped = toAppError(err, request);
     const statusCode = mapped.statusCode;
+    // Fastify closes the connection after a body it could not parse, in case more of it follows. Once
+    // the body has been read whole nothing follows, and Node may already be running requests pipelined
+    // behind this one: closing would drop their answers although their work is done (an upload stored
+    // that its client never hears of). A body still arriving keeps the close.
+    if (request.raw.complete && statusCode < 500 && String(reply.getHeader('connection')).toLowerCase() === 'close') reply.removeHeader('connection');
     if (statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: { message: err.message, code: err.code } }, 'request rejected');
     if (statusCode === 429 || statusCode === 503) {

@@ -53,6 +53,18 @@ describe('keep-alive connections after an early answer', () => {
     expect(c.closed).toBe(false);
   });
 
+  it('keeps the connection after a JSON body it cannot parse, so an upload pipelined behind it is answered (never stored unheard)', async () => {
+    const before = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM assets'))[0]!.n;
+    const c = await connect();
+    const emptyJson = rawRequest('POST', '/api/v1/estate', { Authorization: `Bearer ${a.key}`, 'Content-Type': 'application/json' }, '');
+    const badJson = rawRequest('POST', '/api/v1/estate', { Authorization: `Bearer ${a.key}`, 'Content-Type': 'application/json' }, '{"name":');
+    c.write(Buffer.concat([emptyJson, badJson, validUpload(), health()]), ['POST', 'POST', 'POST', 'GET']);
+    const answers = await c.waitFor(4, 10_000);
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 201, 200]);
+    expect(answers.map((r) => r.headers.connection)).not.toContain('close');
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM assets'))[0]!.n).toBe(before + 1);
+  });
+
   it('answers the same three requests pipelined in one write', async () => {
     const c = await connect();
     c.write(Buffer.concat([fieldsUpload(3000), validUpload(), health()]), ['POST', 'POST', 'GET']);
