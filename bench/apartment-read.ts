@@ -11,22 +11,12 @@
 import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { spawnServer, stop } from './lib.js';
-
-interface CannonResult {
-  requests: { average: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
-// Loaded through require, as bench/gallery.ts does.
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
+import { type CannonResult, benchServerEnv, cannon, median, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +30,7 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+const load = { connections: CONNECTIONS, duration: DURATION };
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
 async function must(base: string, method: string, url: string, key: string, body?: unknown) {
@@ -68,35 +59,10 @@ async function seed(base: string): Promise<{ key: string; apartment: Record<stri
   return { key, apartment };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-async function cannon(url: string, key?: string): Promise<CannonResult> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    pipelining: 1,
-    ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}),
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result;
-}
-
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-read-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_ANONYMOUS_MAX: '100000000',
-    RATE_LIMIT_KEY_MAX: '100000000',
-  };
-  if (pg) env.DATABASE_URL = pg.url;
+  const env = benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url);
   const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
   let bare: { child: ChildProcess; base: string } | undefined;
   try {
@@ -110,13 +76,13 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     const bareRow = (await (await fetch(bare.base + read)).json()) as { id?: string };
     if (bareRow.id !== apartment.id) throw new Error('the bare route does not read the apartment');
 
-    await cannon(app.base + read, key); // warm-up: JIT, pools, key cache
-    await cannon(bare.base + read);
+    await cannon(app.base + read, { ...load, key }); // warm-up: JIT, pools, key cache
+    await cannon(bare.base + read, load);
     const appRuns: CannonResult[] = [];
     const bareRuns: CannonResult[] = [];
     for (let i = 0; i < RUNS; i++) {
-      appRuns.push(await cannon(app.base + read, key));
-      bareRuns.push(await cannon(bare.base + read));
+      appRuns.push(await cannon(app.base + read, { ...load, key }));
+      bareRuns.push(await cannon(bare.base + read, load));
     }
     const appReqPerSec = median(appRuns.map((r) => r.requests.average));
     const bareReqPerSec = median(bareRuns.map((r) => r.requests.average));

@@ -7,22 +7,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { PNG, spawnServer, stop } from './lib.js';
-
-interface CannonResult {
-  requests: { average: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
-// Loaded through require: autocannon ships no type declarations.
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
+import { type CannonResult, PNG, benchServerEnv, cannon, median, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +25,7 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+const load = { connections: CONNECTIONS, duration: DURATION };
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
 async function must(base: string, method: string, url: string, key: string, body?: unknown) {
@@ -68,29 +59,10 @@ async function seed(base: string): Promise<string> {
   return g;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-async function cannon(url: string): Promise<CannonResult> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result;
-}
-
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-gallery-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_ANONYMOUS_MAX: '100000000',
-    RATE_LIMIT_KEY_MAX: '100000000',
-  };
-  if (pg) env.DATABASE_URL = pg.url;
+  const env = benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url);
   const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
   let bare: { child: ChildProcess; base: string } | undefined;
   try {
@@ -108,13 +80,13 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     const bareBody = await (await fetch(bare.base + read)).text();
     if (bareBody !== body) throw new Error('the bare route does not answer the same bytes');
 
-    await cannon(app.base + read); // warm-up: JIT, pool, document cache
-    await cannon(bare.base + read);
+    await cannon(app.base + read, load); // warm-up: JIT, pool, document cache
+    await cannon(bare.base + read, load);
     const appRuns: CannonResult[] = [];
     const bareRuns: CannonResult[] = [];
     for (let i = 0; i < RUNS; i++) {
-      appRuns.push(await cannon(app.base + read));
-      bareRuns.push(await cannon(bare.base + read));
+      appRuns.push(await cannon(app.base + read, load));
+      bareRuns.push(await cannon(bare.base + read, load));
     }
     const summary = {
       engine,

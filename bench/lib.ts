@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 
 /** A 1x1 PNG: real image bytes the gallery accepts. */
@@ -41,4 +42,44 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+export interface CannonResult {
+  requests: { average: number };
+  latency: { p99: number; average: number };
+  non2xx: number;
+  errors: number;
+}
+// Loaded through require: autocannon ships no type declarations.
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
+
+/** One autocannon run; any non-2xx answer or error fails the benchmark (a 429 measures the limiter, not the path). */
+export async function cannon(url: string, opts: { connections: number; duration: number; key?: string | undefined }): Promise<CannonResult> {
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.duration,
+    pipelining: 1,
+    ...(opts.key ? { headers: { authorization: `Bearer ${opts.key}` } } : {}),
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** The environment of a benchmarked server: a fresh DATA_DIR, the operator token, limits out of the way. */
+export function benchServerEnv(dataDir: string, adminToken: string, databaseUrl: string | undefined): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ANONYMOUS_MAX: '100000000',
+    RATE_LIMIT_KEY_MAX: '100000000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
 }
