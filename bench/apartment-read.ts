@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { type CannonResult, benchServerEnv, cannon, median, spawnServer, stop } from './lib.js';
+import { ADMIN_TOKEN, type CannonResult, benchServerEnv, cannon, median, must, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,18 +31,6 @@ const RUNS = Number(args.runs);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const load = { connections: CONNECTIONS, duration: DURATION };
-const ADMIN_TOKEN = 'bench-operator-token-0123456789';
-
-async function must(base: string, method: string, url: string, key: string, body?: unknown) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** One organization, estate, building and apartment through the API; returns the key and the apartment. */
 async function seed(base: string): Promise<{ key: string; apartment: Record<string, unknown> & { id: string } }> {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { type CannonResult, PNG, benchServerEnv, cannon, median, spawnServer, stop } from './lib.js';
+import { ADMIN_TOKEN, type CannonResult, PNG, benchServerEnv, cannon, median, must, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,18 +26,6 @@ const RUNS = Number(args.runs);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const load = { connections: CONNECTIONS, duration: DURATION };
-const ADMIN_TOKEN = 'bench-operator-token-0123456789';
-
-async function must(base: string, method: string, url: string, key: string, body?: unknown) {
-  const res = await fetch(base + url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** One organization, one estate, 60 uploaded images in 3 gallery sections of 20; returns the read path. */
 async function seed(base: string): Promise<string> {

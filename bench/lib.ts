@@ -83,3 +83,18 @@ export function benchServerEnv(dataDir: string, adminToken: string, databaseUrl:
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
 }
+
+/** The operator token every benchmarked server is started with. */
+export const ADMIN_TOKEN = 'bench-operator-token-0123456789';
+
+/** A JSON call that must succeed (any status from 300 up stops the benchmark); the parsed body. */
+export async function must(base: string, method: string, url: string, key: string | undefined, body?: unknown) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { PNG, spawnServer, stop } from './lib.js';
+import { ADMIN_TOKEN, PNG, must, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,7 +27,6 @@ const { values: args } = parseArgs({
 const DURATION_S = Number(args.duration);
 const WRITERS = Number(args.writers);
 const READERS = Number(args.readers);
-const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
 async function rssKb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -49,12 +48,6 @@ async function call(base: string, method: string, url: string, key: string | und
   });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
-
-async function must(base: string, method: string, url: string, key: string | undefined, body?: unknown) {
-  const res = await call(base, method, url, key, body);
-  if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json;
 }
 
 async function seed(base: string) {

@@ -13,12 +13,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ADMIN_TOKEN } from './lib.js';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 const SIZE = 20 * 1024 * 1024;
-const ADMIN_TOKEN = 'bench-operator-token-0123456789';
 
 async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   const text = await readFile(`/proc/${pid}/status`, 'utf8');
