@@ -13,18 +13,11 @@ import { APARTMENT_DEFAULTS, apartmentsRepository } from '../src/modules/apartme
 import { createTestApp } from '../test/helpers/app.js';
 import { TEST_DATABASE } from '../test/helpers/database.js';
 import { createBuilding, createEstate } from '../test/helpers/factories.js';
+import { benchApartment as item } from './lib.js';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(args.runs);
 const N = 5000;
-
-const item = (i: number) => ({
-  name: `Unit ${i}`,
-  priceCents: 40_000_000 + i,
-  status: 'ACTIVE',
-  description: 'Two rooms, south-facing balcony, storage in the basement.',
-  apartmentData: { area: 40 + (i % 60), rooms: 1 + (i % 4), floor: i % 12, bathrooms: 1, exposures: ['S', 'W'] },
-});
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { ADMIN_TOKEN, type CannonResult, PNG, benchServerEnv, cannon, median, must, spawnServer, stop } from './lib.js';
+import { ADMIN_TOKEN, type CannonResult, PNG, benchServerEnv, cannon, median, must, serverArgs, spawnServer, stop } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,6 +20,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '10' },
+    /** Profiles the real server (node --cpu-prof) into this directory; summarise with bench/cpu-top.ts. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
@@ -51,7 +53,7 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-gallery-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
   const env = benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url);
-  const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
+  const app = await spawnServer(serverArgs(args['cpu-prof'], engine), env);
   let bare: { child: ChildProcess; base: string } | undefined;
   try {
     const read = await seed(app.base);

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
+import { projectRoot } from '../src/paths.js';
 
 /** A 1x1 PNG: real image bytes the gallery accepts. */
 export const PNG = Buffer.from(
@@ -54,13 +57,23 @@ export interface CannonResult {
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
 
 /** One autocannon run; any non-2xx answer or error fails the benchmark (a 429 measures the limiter, not the path). */
-export async function cannon(url: string, opts: { connections: number; duration: number; key?: string | undefined }): Promise<CannonResult> {
+export async function cannon(
+  url: string,
+  opts: { connections: number; duration: number; key?: string | undefined; method?: string; body?: unknown },
+): Promise<CannonResult> {
+  const headers: Record<string, string> = {
+    ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+    ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
   const result = await autocannon({
     url,
     connections: opts.connections,
     duration: opts.duration,
     pipelining: 1,
-    ...(opts.key ? { headers: { authorization: `Bearer ${opts.key}` } } : {}),
+    headers,
+    ...(opts.method ? { method: opts.method } : {}),
+    // `[<id>]` in a body becomes a fresh id per request (unique apartment names).
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body), idReplacement: true } : {}),
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result;
@@ -98,3 +111,24 @@ export async function must(base: string, method: string, url: string, key: strin
   if (res.status >= 300) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
 }
+
+/** A field of /proc/<pid>/status in kB (Linux): VmRSS now, VmHWM the peak since the last reset through clear_refs. */
+export async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
+}
+
+/** Node arguments of the real server; with a directory, `node --cpu-prof` writes its profile there (see bench/cpu-top.ts). */
+export function serverArgs(profileDir: string | undefined, engine: string): string[] {
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, engine)] : [];
+  return [...profile, path.join(projectRoot, 'dist/src/server.js')];
+}
+
+/** The apartment `i` of the bulk and sync benchmarks: name, price, status, description, five apartmentData keys. */
+export const benchApartment = (i: number) => ({
+  name: `Unit ${i}`,
+  priceCents: 40_000_000 + i,
+  status: 'ACTIVE',
+  description: 'Two rooms, south-facing balcony, storage in the basement.',
+  apartmentData: { area: 40 + (i % 60), rooms: 1 + (i % 4), floor: i % 12, bathrooms: 1, exposures: ['S', 'W'] },
+});

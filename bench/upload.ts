@@ -13,17 +13,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ADMIN_TOKEN } from './lib.js';
+import { ADMIN_TOKEN, statusKb } from './lib.js';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.RUNS ?? 5);
 const SIZE = 20 * 1024 * 1024;
-
-async function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const text = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? Number.NaN);
-}
 
 async function startServer(
   args: string[],

@@ -37,11 +37,13 @@ const JSON_COLUMNS: Record<string, string> = {
   'panoramas.portals': "Panorama['portals']",
   'panoramas.pois': "Panorama['pois']",
   'idempotency_keys.response_headers': 'Record<string, string>',
+  'assets.variants': 'StoredVariant[]',
 };
 
 const IMPORTS: Record<string, string> = {
   Jsonb: './query.js',
   Apartment: '../modules/apartments/schemas.js',
+  StoredVariant: '../modules/assets/schemas.js',
   FeatureInput: '../modules/buildings/schemas.js',
   Navigator: '../modules/navigators/schemas.js',
   Panorama: '../modules/panoramas/schemas.js',

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { listenForChanges } from './db/change-listener.js';
 import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
 import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
@@ -13,6 +14,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
+import { DeliveryWorker } from './modules/webhooks/worker.js';
 import { Metrics, installMetrics, meteredBlobStore } from './observability/metrics.js';
 import { type Services, createServices } from './services.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -25,6 +27,11 @@ export interface AppDeps {
   logger?: boolean | Record<string, unknown>;
   /** Prefix of the Redis rate-limit counters (default pps-rate-limit:); tests isolate runs with it. */
   rateLimitNamespace?: string | undefined;
+  /**
+   * 'background' (default): image variants are made after each upload and pending ones resumed at
+   * start. 'on-demand': only when a variant URL is requested (tests of the resume and on-demand paths).
+   */
+  imageJobs?: 'background' | 'on-demand';
 }
 
 export interface RouteEntry {
@@ -88,7 +95,9 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     }
   });
   app.decorate('deps', deps);
-  app.decorate('services', createServices(deps));
+  app.decorate('services', createServices(deps, app.log));
+  // The job under way finishes; queued ones stay pending in the database (the server resumes them at start).
+  app.addHook('onClose', () => app.services.assets.images.close());
   app.decorate('metrics', metrics);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
@@ -97,6 +106,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
+  listenOnPostgres(app);
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
   await installRateLimit(app, config, {
     namespace: deps.rateLimitNamespace,
@@ -134,6 +144,34 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 
   await registerModules(app);
 
+  // Every instance delivers webhooks (claims never overlap; see modules/webhooks/repository.ts).
+  const webhookWorker = new DeliveryWorker(deps.db, config, app.log);
+  app.addHook('onReady', () => webhookWorker.start());
+  app.addHook('onClose', () => webhookWorker.stop());
+
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   return app;
+}
+
+/**
+ * On PostgreSQL, one LISTEN connection (DATABASE_DIRECT_URL: a session, not a transaction pooler)
+ * keeps this instance's caches true to other instances' writes: add-on public documents, API keys and
+ * apartment documents.
+ * On PGlite this process is the only writer and both caches are trusted from the start.
+ */
+function listenOnPostgres(app: FastifyInstance): void {
+  const { db, config } = app.deps;
+  if (db.kind !== 'postgres' || !config.databaseDirectUrl) return;
+  const url = config.databaseDirectUrl;
+  let listener: { close(): Promise<void> } | undefined;
+  app.addHook('onReady', async () => {
+    listener = listenForChanges(url, db, app.log, [
+      app.services.addons.publicCache.subscriber(),
+      app.services.organizations.keyCache.subscriber(),
+      app.services.apartments.documents.subscriber(),
+    ]);
+  });
+  app.addHook('onClose', async () => {
+    await listener?.close();
+  });
 }

@@ -39,6 +39,14 @@ export interface Config {
    * may then ask, by header, to be cut at a named point (see src/http/idempotency.ts).
    */
   testFaults: boolean;
+  webhooks: {
+    /** Delays before the 2nd, 3rd, … attempt of a delivery (WEBHOOK_RETRY_SCHEDULE); its length + 1 is the attempt count. */
+    retryScheduleMs: number[];
+    /** How long a receiver has to answer 2xx (WEBHOOK_TIMEOUT_MS, 10 s). */
+    timeoutMs: number;
+    /** 32-byte key that seals endpoint secrets at rest (WEBHOOK_SECRET_KEY); unset stores them unsealed. */
+    secretKey: Buffer | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +83,9 @@ export const CONFIG_VARIABLES = [
   'OTEL_SERVICE_NAME',
   'NODE_ENV',
   'TEST_FAULTS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_SECRET_KEY',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -115,6 +126,32 @@ function required(env: Env, name: string, why: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') throw new ConfigError(`${name} is required ${why}`);
   return raw;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5s,1m,10m,1h" -> milliseconds; every step between 10 ms and 7 days, at most 30 steps. */
+function durations(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const steps = raw.split(',').map((s) => s.trim());
+  const out = steps.map((step) => {
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(step);
+    if (!m) throw new ConfigError(`${name} must be a comma-separated list of durations like 5s,1m,10m,1h, got "${raw}"`);
+    return Number(m[1]) * DURATION_UNITS[m[2]!]!;
+  });
+  if (out.length > 30 || out.some((ms) => ms < 10 || ms > 7 * 86_400_000)) {
+    throw new ConfigError(`${name} takes at most 30 steps, each between 10ms and 7d, got "${raw}"`);
+  }
+  return out;
+}
+
+/** WEBHOOK_SECRET_KEY: 32 bytes as base64 (or 64 hex digits). */
+function secretKey(env: Env, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError(`${name} must be 32 bytes, base64 or hex encoded (openssl rand -base64 32)`);
+  return key;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -186,5 +223,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     tracing: otlpEndpoint ? { endpoint: otlpEndpoint.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME || 'estate-publisher' } : undefined,
     testFaults,
+    webhooks: {
+      retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,1m,10m,1h,3h,6h,12h'),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      secretKey: secretKey(env, 'WEBHOOK_SECRET_KEY'),
+    },
   });
 }

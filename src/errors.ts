@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   notFound: 404,
   conflict: 409,
+  preconditionFailed: 412,
   payloadTooLarge: 413,
   unprocessable: 422,
   tooManyRequests: 429,

@@ -21,7 +21,8 @@ export async function openRuntime(config: Readonly<Config>, purpose: string, opt
   const needsLock = !config.databaseUrl || (options.ownsFiles === true && config.storage.driver === 'disk');
   const lock = needsLock ? await acquireDataDirLock(config.dataDir, purpose) : undefined;
   try {
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+    // PGlite in a worker thread: its SQL never blocks this thread's event loop (issue 14).
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), thread: true });
     const applied = await migrate(db).catch(async (err: unknown) => {
       await db.close();
       throw err;

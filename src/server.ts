@@ -53,6 +53,11 @@ export async function startServer(): Promise<void> {
       );
     }
     await app.listen({ port: config.port, host: config.host });
+    // Images a crash (or a shutdown mid-job) left pending are made again, in the background.
+    app.services.assets.images.resume().then(
+      (n) => n > 0 && app.log.info({ images: n }, 'resuming image variant jobs left pending'),
+      (err: unknown) => app.log.warn({ err }, 'resuming image variant jobs failed; they are made on first request or at the next start'),
+    );
   } catch (err) {
     await app.close().catch(() => undefined);
     await runtime.close();

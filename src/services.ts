@@ -1,6 +1,8 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './app.js';
 import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
+import { ImageProcessor } from './modules/assets/images/processor.js';
 import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
 import { EstatesService } from './modules/estates/service.js';
@@ -8,11 +10,13 @@ import { InquiriesService } from './modules/inquiries/service.js';
 import { OrganizationsService } from './modules/organizations/service.js';
 import { PanoramasService } from './modules/panoramas/service.js';
 import { UsersService } from './modules/users/service.js';
+import { WebhooksService } from './modules/webhooks/service.js';
 
 export type Services = ReturnType<typeof createServices>;
 
 /** One instance of each service per app, wired with the app's database and storage. */
-export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>) {
+export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' | 'imageJobs'>, log: FastifyBaseLogger) {
+  const images = new ImageProcessor(deps.db, deps.storage, log, { background: deps.imageJobs !== 'on-demand' });
   return {
     organizations: new OrganizationsService(deps.db),
     users: new UsersService(deps.db),
@@ -21,7 +25,8 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config'>)
     estates: new EstatesService(deps.db),
     buildings: new BuildingsService(deps.db),
     apartments: new ApartmentsService(deps.db),
-    assets: new AssetsService(deps.db, deps.storage, deps.config),
+    assets: new AssetsService(deps.db, deps.storage, deps.config, images),
     addons: createAddonServices(deps),
+    webhooks: new WebhooksService(deps.db, deps.config),
   };
 }

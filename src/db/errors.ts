@@ -14,6 +14,7 @@ const UNIQUE_MESSAGES: Record<string, string> = {
   estates_slug_uq: 'An estate with this slug already exists',
   buildings_estate_name_uq: 'A building with this name already exists in the estate',
   apartments_building_name_uq: 'An apartment with this name already exists in the building',
+  apartments_org_external_id_uq: 'externalId is already the externalId of another apartment in this organization',
 };
 
 export function registerUniqueMessage(constraint: string, message: string): void {

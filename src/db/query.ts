@@ -16,7 +16,7 @@ import {
   type Updateable,
   sql,
 } from 'kysely';
-import type { Queryable } from './client.js';
+import { type Queryable, preparable } from './client.js';
 import type { DB } from './schema.js';
 
 /**
@@ -192,17 +192,20 @@ function camelRow<R>(row: Record<string, unknown>): R {
 
 /**
  * A query built and compiled once, then run with new arguments: on the hot paths (a key lookup, a read
- * by id) building and compiling a Kysely query costs more CPU than the database round trip. `build`
- * receives stand-ins for the arguments and must use them only as values; the compiled SQL is then
- * reused with the real ones, through `db` (the database or an open transaction), rows camelCased.
+ * by id, a create) building and compiling a Kysely query costs more CPU than the database round trip.
+ * `build` receives stand-ins for the arguments (strings, whatever the arguments' types) and must use
+ * them only as values; the compiled SQL is then reused with the real ones, through `db` (the database
+ * or an open transaction), rows camelCased. A raw `sql` statement is compiled with `k`:
+ * `prepared((k, id) => compiledWith(k, sql\`…${id}…\`))`.
  */
-export function prepared<A extends string[], R>(build: (k: Kysely<DB>, ...args: A) => Compilable<R>): (db: Queryable, ...args: A) => Promise<R[]> {
+export function prepared<A extends unknown[], R>(build: (k: Kysely<DB>, ...args: A) => Compilable<R>): (db: Queryable, ...args: A) => Promise<R[]> {
   let compiled: CompiledQuery<R> | undefined;
   let slots: Array<number | undefined> = [];
   return async (db, ...args) => {
     if (!compiled) {
       const stand = args.map((_, i) => `${SENTINEL}${i}`) as A;
       compiled = build(q(nowhere), ...stand).compile();
+      preparable(compiled.sql);
       slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SENTINEL) ? Number(p.slice(SENTINEL.length)) : undefined));
     }
     const params = compiled.parameters.map((p, i) => (slots[i] === undefined ? p : args[slots[i]]));
@@ -210,3 +213,6 @@ export function prepared<A extends string[], R>(build: (k: Kysely<DB>, ...args: 
     return rows.map((row) => camelRow<R>(row));
   };
 }
+
+/** A raw statement as a Compilable for `prepared`. */
+export const compiledWith = <R>(k: Kysely<DB>, statement: RawBuilder<R>): Compilable<R> => ({ compile: () => statement.compile(k) });

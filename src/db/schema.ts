@@ -4,6 +4,7 @@
  */
 
 import type { Apartment } from "../modules/apartments/schemas.js";
+import type { StoredVariant } from "../modules/assets/schemas.js";
 import type { FeatureInput } from "../modules/buildings/schemas.js";
 import type { Navigator } from "../modules/navigators/schemas.js";
 import type { Panorama } from "../modules/panoramas/schemas.js";
@@ -28,6 +29,7 @@ export interface Apartments {
   apartmentType: Generated<string>;
   assetsIds: Generated<Jsonb<string[]>>;
   buildingId: string;
+  changeXid: Generated<string>;
   createdAt: Generated<string>;
   currency: string | null;
   description: string | null;
@@ -67,13 +69,19 @@ export interface ApiKeys {
 
 export interface Assets {
   createdAt: Generated<string>;
+  hasLocation: Generated<boolean>;
+  height: number | null;
   id: string;
+  imageState: string | null;
   mimeType: string;
   name: string;
   organizationId: string;
+  placeholder: string | null;
   sha256: string;
   sizeBytes: number;
   storageKey: string;
+  variants: Generated<Jsonb<StoredVariant[]>>;
+  width: number | null;
 }
 
 export interface Buildings {
@@ -166,6 +174,7 @@ export interface IdempotencyKeys {
 
 export interface Inquiries {
   apartmentIds: Generated<string[]>;
+  changeXid: Generated<string>;
   createdAt: Generated<string>;
   email: string;
   estateId: string;
@@ -290,6 +299,46 @@ export interface Users {
   role: Generated<string>;
 }
 
+export interface WebhookDeliveries {
+  attempt: number;
+  createdAt: Generated<string>;
+  dueAt: Generated<string>;
+  durationMs: number | null;
+  endpointId: string;
+  error: string | null;
+  eventId: string;
+  id: string;
+  leasedBy: string | null;
+  leaseUntil: string | null;
+  organizationId: string;
+  responseStatus: number | null;
+  status: Generated<string>;
+}
+
+export interface WebhookEndpoints {
+  createdAt: Generated<string>;
+  description: string | null;
+  disabledReason: string | null;
+  enabled: Generated<boolean>;
+  events: string[];
+  failingSince: string | null;
+  id: string;
+  organizationId: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  secret: string;
+  updatedAt: Generated<string>;
+  url: string;
+}
+
+export interface WebhookEvents {
+  body: string;
+  createdAt: Generated<string>;
+  id: string;
+  organizationId: string;
+  type: string;
+}
+
 export interface DB {
   addonStates: AddonStates;
   apartments: Apartments;
@@ -312,4 +361,7 @@ export interface DB {
   organizations: Organizations;
   panoramas: Panoramas;
   users: Users;
+  webhookDeliveries: WebhookDeliveries;
+  webhookEndpoints: WebhookEndpoints;
+  webhookEvents: WebhookEvents;
 }

@@ -5,6 +5,7 @@ import { BoundWork, boundWork } from '../db/bound-work.js';
 import type { Database, Queryable } from '../db/client.js';
 import { json, q } from '../db/query.js';
 import { AppError } from '../errors.js';
+import { canonical } from './canonical-json.js';
 
 /** 1–255 printable ASCII characters (a UUID fits; control characters and non-ASCII do not). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -41,22 +42,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: Claim | null;
   }
-}
-
-/**
- * JSON with object keys sorted, so key order and whitespace do not make a retry "different". Below a
- * depth no schema of ours allows, plain JSON text is used, so a hostile nesting cannot exhaust the stack.
- */
-function canonical(value: unknown, depth = 0): string {
-  if (depth > 32) return JSON.stringify(value) ?? 'undefined';
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
 }
 
 /**

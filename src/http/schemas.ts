@@ -1,4 +1,5 @@
 import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 
 /** Text limits from DECISIONS: names/titles/labels/captions, plain descriptions, HTML before sanitising. */
 export const LIMITS = {
@@ -24,6 +25,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The key may not do this (read-only key, dashboard-managed field, operator endpoint)',
   404: 'Not found, or not visible to this key',
   409: 'Collides with current state (duplicate name or slug, idempotent request still running)',
+  412: 'If-Match names no current ETag of the resource; nothing was changed',
   413: 'Body or upload too large',
   422: 'Validation failed; the message names every offending field',
   429: 'Rate limited; see Retry-After',
@@ -74,3 +76,27 @@ export const PageQuery = {
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Items to return' })),
 };
+
+/**
+ * Sends a JSON document the database already wrote (src/db/json-sql.ts) as it is: a string body with
+ * a JSON content type skips the response serializer, whose schema the document was built from.
+ */
+export const sendJson = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+
+/** The query of a change feed (GET /apartment/changes, GET /inquiry/changes). */
+export const ChangesQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page; from the beginning when omitted' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 500, description: 'Items to return (default 500, max 5,000)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** One page of a change feed of `item`. */
+export const changesPage = (item: TSchema) =>
+  Type.Object({
+    items: Type.Array(Type.Ref(item), { description: 'Created or changed after the cursor, oldest change first, each once in its latest state' }),
+    nextCursor: Type.String({
+      description: 'Opaque; store it and send it as cursor next time. Following it never misses a change, also of writes that commit out of order.',
+    }),
+  });

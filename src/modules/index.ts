@@ -11,6 +11,7 @@ import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes } from './organizations/routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every route of the service; the shared tenancy suite reads the same table through app.routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -28,6 +29,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(panoramaRoutes);
       await api.register(assetRoutes);
       await api.register(addonRoutes);
+      await api.register(webhookRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorSchema } from '../http/schemas.js';
 import { ApartmentSchema } from './apartments/schemas.js';
-import { AssetSchema } from './assets/schemas.js';
+import { AssetSchema, AssetWithUsageSchema } from './assets/schemas.js';
 import { BuildingSchema } from './buildings/schemas.js';
 import { EstateSchema } from './estates/schemas.js';
 import { InquirySchema } from './inquiries/schemas.js';
@@ -9,6 +9,7 @@ import { NavigatorSchema } from './navigators/schemas.js';
 import { OrganizationSchema } from './organizations/schemas.js';
 import { PanoramaSchema } from './panoramas/schemas.js';
 import { UserSchema } from './users/schemas.js';
+import { DeliverySchema, WebhookSchema } from './webhooks/schemas.js';
 
 /**
  * Schemas with an $id, shared by reference: registered once with app.addSchema, they become
@@ -22,7 +23,10 @@ export const SHARED_SCHEMAS: TSchema[] = [
   NavigatorSchema,
   ApartmentSchema,
   AssetSchema,
+  AssetWithUsageSchema,
   UserSchema,
   InquirySchema,
   PanoramaSchema,
+  WebhookSchema,
+  DeliverySchema,
 ];

@@ -45,6 +45,8 @@ export interface TestAppOptions {
   storage?: (dataDir: string) => BlobStore;
   /** Pino options for the app's logger (tests that read the log); silent by default. */
   logger?: Record<string, unknown>;
+  /** 'on-demand': image variants are made only when requested (tests of the pending state). */
+  imageJobs?: 'background' | 'on-demand';
 }
 
 let orgCounter = 0;
@@ -62,7 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const storage = options.storage ? options.storage(dataDir) : new DiskBlobStore(path.join(dataDir, 'files'));
-  const app = await buildApp({ config, db: database.db, storage, logger: options.logger ?? false });
+  const app = await buildApp({ config, db: database.db, storage, logger: options.logger ?? false, imageJobs: options.imageJobs });
   await app.ready();
 
   const request = (opts: RequestOptions) => {

@@ -165,12 +165,14 @@ describe('apartments', () => {
     });
 
     it('GET-modify-PATCH round trip with every field present', async () => {
-      const apt = await createApartment(t, a.key, buildingId, FULL);
+      // externalId is unique in the organization: FULL's own is taken by the create test above.
+      const full = { ...FULL, externalId: 'crm-43' };
+      const apt = await createApartment(t, a.key, buildingId, full);
       const got = (await t.request({ method: 'GET', url: `/api/v1/apartment/${apt.id}`, key: a.key })).json();
       got.status = 'SOLD';
       const res = await t.request({ method: 'PATCH', url: `/api/v1/apartment/${apt.id}`, key: a.key, body: got });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ ...FULL, status: 'SOLD' });
+      expect(res.json()).toMatchObject({ ...full, status: 'SOLD' });
     });
 
     it('records priceChangeHistory when priceCents changes', async () => {

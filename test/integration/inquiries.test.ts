@@ -197,12 +197,13 @@ describe('inquiries', () => {
       ).json();
       expect((await submit(fresh.estate.id, { name: `Page ${i}`, email: 'p@example.com', referralUserId: user.id })).statusCode).toBe(201);
     }
-    // The real database, only counted: every statement of the request goes through it.
+    // The real database, only counted: every statement of the request goes through it (the app's
+    // webhook delivery worker polls the same database in the background; its statements are not the request's).
     let queries = 0;
     const counted: Database = Object.create(t.db, {
       query: {
         value: (sql: string, params?: readonly unknown[]) => {
-          queries++;
+          if (!sql.includes('webhook_deliveries')) queries++;
           return t.db.query(sql, params);
         },
       },

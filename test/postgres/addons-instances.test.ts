@@ -1,26 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
-import { DiskBlobStore } from '../../src/storage/disk.js';
+import type { Database } from '../../src/db/client.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
-import { createTestDatabaseUrl } from '../helpers/database.js';
+import { createInstances } from '../helpers/instances.js';
 
 /**
  * Two instances on one PostgreSQL database (always real PostgreSQL: the cross-instance path only
  * exists there). A write on one must reach the other's cached public document.
  */
 describe('add-on public documents across instances (PostgreSQL)', () => {
-  let drop: () => Promise<void>;
-  let dataDir: string;
-  const dbs: Database[] = [];
-  const apps: FastifyInstance[] = [];
+  let apps: FastifyInstance[] = [];
+  let dbs: Database[] = [];
+  let close: () => Promise<void> = async () => undefined;
 
   const until = async (what: string, check: () => Promise<boolean> | boolean) => {
     for (let i = 0; i < 100; i++) {
@@ -31,33 +23,10 @@ describe('add-on public documents across instances (PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    const created = await createTestDatabaseUrl();
-    drop = created.drop;
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-instances-'));
-    for (let i = 0; i < 2; i++) {
-      const db = await openDatabase({ databaseUrl: created.url, poolSize: 3 });
-      if (i === 0) await migrate(db);
-      dbs.push(db);
-      const config = loadConfig({
-        DATABASE_URL: created.url,
-        DATABASE_DIRECT_URL: created.directUrl,
-        ADMIN_TOKEN,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: 'http://localhost:3000',
-      });
-      const app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false });
-      await app.ready();
-      apps.push(app);
-    }
+    ({ apps, dbs, close } = await createInstances(2));
     await until('both listeners', () => apps.every((a) => a.services.addons.publicCache.isTrusted));
   });
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    for (const db of dbs) await db.close();
-    await drop?.();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   const inject = (app: FastifyInstance, method: string, url: string, key?: string, body?: unknown) =>
     app.inject({

@@ -3,25 +3,25 @@ import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { q } from '../../db/query.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import { assetSrc } from './assets.js';
+import { type AssetUrlPrefixes, assetSrc } from './assets.js';
 import type { AddonReader } from './public-read.js';
 import type { AddonKind } from './state.js';
 import { addonWrite } from './write.js';
 
 /**
- * What every add-on service shares: its database, the `src` prefix its SQL embeds in asset
+ * What every add-on service shares: its database, the URL prefixes its SQL embeds in asset
  * objects, and enabling (PUT {enabled}) answered with the whole document.
  */
 export abstract class AddonService<D extends { enabled: boolean }> implements AddonReader<D> {
   abstract readonly kind: AddonKind;
-  protected readonly srcPrefix: string;
+  protected readonly srcPrefix: AssetUrlPrefixes;
 
   constructor(
     protected readonly db: Database,
     config: Pick<Config, 'publicUrl'>,
     storage: Pick<BlobStore, 'publicUrl'>,
   ) {
-    this.srcPrefix = assetSrc(config, storage, '');
+    this.srcPrefix = { original: assetSrc(config, storage, ''), files: `${config.publicUrl}/files/` };
   }
 
   abstract empty(): D;

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { q } from '../../db/query.js';
+import { emitEvents } from '../webhooks/events.js';
 import { type SiblingSet, compact } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
+import { addonEventData } from './write.js';
 
 /**
  * Called by asset deletion inside its transaction: removes every add-on child that references the
@@ -85,6 +87,52 @@ export async function detachAssetFromAddons(tx: Queryable, organizationId: strin
     await touchAddon(tx, organizationId, estateId, kind);
     // Before commit: the caller owns the transaction. On PGlite no read can run until it ends; on
     // PostgreSQL the notification sent by touchAddon invalidates again at commit.
+    invalidateAddon(kind, estateId);
+  }
+  await emitEvents(
+    tx,
+    organizationId,
+    [...touched.values()].map(({ estateId, kind }) => ({ type: 'addon.updated', data: addonEventData(estateId, kind) })),
+  );
+}
+
+/**
+ * Called when an asset's image fields change after its add-on children were written (its variants and
+ * placeholder are made after the upload answers): every add-on embedding it gets a new version, so
+ * cached public documents (this instance's, other instances' through the notification, and the
+ * verify-mode version check) are rebuilt with the variants.
+ */
+export async function touchAddonsShowingAsset(tx: Queryable, organizationId: string, assetId: string): Promise<void> {
+  const db = q(tx);
+  const rows = await db
+    .selectFrom('investmentFiles')
+    .select(['estateId', sql<AddonKind>`'investment'`.as('kind')])
+    .where('organizationId', '=', organizationId)
+    .where('assetId', '=', assetId)
+    .union(
+      db
+        .selectFrom('galleryItems')
+        .select(['estateId', sql<AddonKind>`'gallery'`.as('kind')])
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', assetId),
+    )
+    .union(
+      db
+        .selectFrom('downloadsItems')
+        .select(['estateId', sql<AddonKind>`'downloads'`.as('kind')])
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', assetId),
+    )
+    .union(
+      db
+        .selectFrom('mapConfigs')
+        .select(['estateId', sql<AddonKind>`'map'`.as('kind')])
+        .where('organizationId', '=', organizationId)
+        .where('logoAssetId', '=', assetId),
+    )
+    .execute();
+  for (const { estateId, kind } of rows) {
+    await touchAddon(tx, organizationId, estateId, kind);
     invalidateAddon(kind, estateId);
   }
 }

@@ -1,10 +1,11 @@
-import { type Selectable, expressionBuilder } from 'kysely';
+import { type Selectable, expressionBuilder, sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Queryable } from '../../db/client.js';
 import { q } from '../../db/query.js';
 import type { Assets } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
+import type { Variant } from '../assets/schemas.js';
 
 const ADDON_ASSET_COLUMNS = ['id', 'name', 'mimeType', 'sizeBytes'] as const;
 /** What the add-on checks read of an asset. */
@@ -13,17 +14,38 @@ export type AddonAssetRow = Pick<Selectable<Assets>, (typeof ADDON_ASSET_COLUMNS
 export { assetSrc } from '../assets/src-url.js';
 
 /**
- * The embedded `asset` object, for queries that join the asset as `a`. Its rule: `src` is the
- * public URL, the service's src prefix followed by the storage key.
+ * What add-on SQL puts before a storage key: `original` for the file (the store's public URL or the
+ * service's /files/), `files` for variants, which the service always serves (it makes a missing one).
  */
-export function assetJson(srcPrefix: string) {
+export interface AssetUrlPrefixes {
+  original: string;
+  files: string;
+}
+
+/** The asset's variants (`a.variants`, in their stored order) as the API's objects, with their URLs. */
+function variantsJson(filesPrefix: string) {
+  return sql<Variant[]>`(SELECT coalesce(json_agg(json_build_object(
+      'width', v->'width', 'height', v->'height', 'mimeType', 'image/webp',
+      'src', ${filesPrefix}::text || a.storage_key || '-w' || (v->>'width'), 'sizeBytes', v->'sizeBytes') ORDER BY n), '[]'::json)
+    FROM jsonb_array_elements(a.variants) WITH ORDINALITY AS x(v, n))`;
+}
+
+/**
+ * The embedded `asset` object, for queries that join the asset as `a`. Its rules: `src` is the
+ * public URL, the src prefix followed by the storage key; variant URLs follow variantKey (images/variant-keys.ts).
+ */
+export function assetJson(prefixes: AssetUrlPrefixes) {
   const eb = expressionBuilder<{ a: Assets }, 'a'>();
   return jsonBuildObject({
     id: eb.ref('a.id'),
     name: eb.ref('a.name'),
-    src: eb(eb.cast<string>(eb.val(srcPrefix), 'text'), '||', eb.ref('a.storageKey')),
+    src: eb(eb.cast<string>(eb.val(prefixes.original), 'text'), '||', eb.ref('a.storageKey')),
     mimeType: eb.ref('a.mimeType'),
     sizeBytes: eb.ref('a.sizeBytes'),
+    width: eb.ref('a.width'),
+    height: eb.ref('a.height'),
+    variants: variantsJson(prefixes.files),
+    placeholder: eb.ref('a.placeholder'),
   });
 }
 

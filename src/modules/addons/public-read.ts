@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
-import { type AddonKind, findAddonState } from './state.js';
+import { ADDON_CHANNEL, type AddonKind, findAddonState } from './state.js';
 
 /** Seconds a browser or CDN may reuse an anonymous add-on document without asking again. */
 export const PUBLIC_MAX_AGE_SECONDS = 30;
@@ -102,6 +102,11 @@ export class PublicDocumentCache {
 
   dispose(): void {
     caches.delete(this);
+  }
+
+  /** As a ChangeSubscriber of the LISTEN connection (src/db/change-listener.ts): payload `<kind>:<estateId>`. */
+  subscriber() {
+    return { channel: ADDON_CHANNEL, notify: (key: string) => this.invalidate(key), setTrusted: (t: boolean) => this.setTrusted(t) };
   }
 }
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Id, LIMITS, Nullable } from '../../http/schemas.js';
+import { imageProperties } from '../assets/schemas.js';
 
 /** The embedded asset, inline (a nested $ref inside another schema is not followed by the serializer). */
 export const AddonAsset = Type.Object({
@@ -8,6 +9,7 @@ export const AddonAsset = Type.Object({
   src: Type.String({ description: 'URL of the file' }),
   mimeType: Type.String(),
   sizeBytes: Type.Number(),
+  ...imageProperties,
 });
 
 export const Title = (description = 'Title') => Type.String({ minLength: 1, maxLength: LIMITS.name, pattern: '\\S', description });

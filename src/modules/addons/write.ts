@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
+import { emitEvent } from '../webhooks/events.js';
 import type { OrderedTable, ParentColumn } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
 import { type AddonKind, touchAddon } from './state.js';
@@ -25,11 +26,16 @@ export function addonWrite<T>(
   const result = db.transaction(async (tx) => {
     await requireEstate(tx, organizationId, estateId, true);
     await touchAddon(tx, organizationId, estateId, kind, enabled);
-    return fn(tx);
+    const result = await fn(tx);
+    await emitEvent(tx, organizationId, 'addon.updated', addonEventData(estateId, kind));
+    return result;
   });
   // After commit, before the response: the writer's next read is never served the old document.
   return result.finally(() => invalidateAddon(kind, estateId.toLowerCase()));
 }
+
+/** `data` of an addon.updated event: the estate and the add-on whose public document changed (a CDN purge signal). */
+export const addonEventData = (estateId: string, addon: AddonKind) => ({ estateId: estateId.toLowerCase(), addon });
 
 /** A child row of this estate and organization (and of `parent`, when given), or the 404 naming it. */
 export async function requireChild<T extends OrderedTable>(

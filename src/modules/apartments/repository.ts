@@ -1,11 +1,17 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type FeedPage, changedRows } from '../../db/change-feed.js';
 import type { Queryable } from '../../db/client.js';
-import { type PlainUpdate, columnName, prepared, q, updateOwned, updateValues } from '../../db/query.js';
+import { rowJson } from '../../db/json-sql.js';
+import { type PlainUpdate, anyUuid, columnName, compiledWith, prepared, q, updateOwned, updateValues } from '../../db/query.js';
 import type { Apartments, DB } from '../../db/schema.js';
+import type { BuildingRow } from '../buildings/repository.js';
+import { BuildingInline } from '../buildings/schemas.js';
+import { InStatementEvent, type OutboxParams, type OutboxResult, outboxSql } from '../webhooks/in-statement.js';
+import { ApartmentSchema } from './schemas.js';
 
 export type ApartmentRow = Selectable<Apartments>;
 type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
-type Stored = Omit<ApartmentRow, 'createdAt' | 'updatedAt'>;
+type Stored = Omit<ApartmentRow, 'createdAt' | 'updatedAt' | 'changeXid'>;
 /**
  * A new apartment. Bulk inserts expand JSON records, where a missing key is NULL rather than the
  * column default: every NOT NULL column is required here (APARTMENT_DEFAULTS fills them), a nullable
@@ -34,6 +40,107 @@ const byId = (k: Kysely<DB>, organizationId: string, id: string) =>
   k.selectFrom('apartments').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
 const getApartment = prepared(byId);
 const lockApartment = prepared((k, organizationId: string, id: string) => byId(k, organizationId, id).forUpdate());
+const anyText = (values: readonly string[]) => sql<string>`ANY(CAST(${values} AS text[]))`;
+/** Columns a write never sets from a row: the key, the owner, the creation time, and what the database stamps. */
+const FIXED = new Set(['id', 'organizationId', 'createdAt', 'updatedAt', 'changeXid']);
+/** Rows as one JSON array of snake_case records, expanded by jsonb_populate_recordset in the statement. */
+const recordsOf = (rows: object[], columns: string[]) =>
+  JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c) => [columnName(c), (r as Record<string, unknown>)[c] ?? null]))));
+
+/** A list's apartment documents, built in SQL (the list answer is JSON text): each building's once (`bj`). */
+const buildingJson = rowJson(BuildingInline, 'b');
+const listedApartmentJson = rowJson(ApartmentSchema, 'a', { building: sql.ref('bj.doc') });
+/** A new apartment's document as its `apartment.created` event carries it (the answer's shape). */
+const createdApartmentJson = rowJson(ApartmentSchema, 'a', { building: buildingJson });
+
+/** An apartment row with its building's row, read by one statement. */
+export interface ApartmentWithBuilding {
+  apartment: ApartmentRow;
+  building: BuildingRow;
+}
+/**
+ * The building's columns are selected beside the apartment's as `building.<property>`; one row is
+ * then taken apart. (A single apartment is mapped in JS: on PostgreSQL a statement that builds the
+ * whole document costs more to plan than the row it reads.)
+ */
+const BUILDING_PROPERTIES = ['organizationId', ...Object.keys(BuildingInline.properties)];
+const BUILDING_PREFIX = 'building.';
+function withItsBuilding(row: Record<string, unknown>): ApartmentWithBuilding {
+  const apartment: Record<string, unknown> = {};
+  const building: Record<string, unknown> = {};
+  for (const key in row) {
+    if (key.startsWith(BUILDING_PREFIX)) building[key.slice(BUILDING_PREFIX.length)] = row[key];
+    else apartment[key] = row[key];
+  }
+  return { apartment: apartment as ApartmentRow, building: building as BuildingRow };
+}
+const buildingColumns = sql.join(BUILDING_PROPERTIES.map((p) => sql`${sql.ref(`b.${columnName(p)}`)} AS ${sql.raw(`"${BUILDING_PREFIX}${p}"`)}`));
+
+const getWithBuilding = prepared((k, organizationId: string, id: string) =>
+  k
+    .selectFrom('apartments as a')
+    .innerJoin('buildings as b', 'b.id', 'a.buildingId')
+    .selectAll('a')
+    .select((eb) => BUILDING_PROPERTIES.map((p) => eb.ref(`b.${p}` as 'b.id').as(`${BUILDING_PREFIX}${p}`)))
+    .where('a.organizationId', '=', organizationId)
+    .where('a.id', '=', id),
+);
+
+/** Every column a new apartment sets (createdAt and updatedAt are the database's `now()`). */
+const NEW_COLUMNS = ['organizationId', ...Object.keys(ApartmentSchema.properties).filter((p) => !['building', 'createdAt', 'updatedAt'].includes(p))] as Array<
+  keyof NewApartment
+>;
+
+/**
+ * The create statement (apartmentsRepository.createWithBuilding), compiled once per shape: with the
+ * event's writes (`queues`) or with only the guard that no endpoint subscribes.
+ */
+function createStatement(queues: boolean) {
+  const columns = sql.join(NEW_COLUMNS.map((c) => sql.ref(columnName(c))));
+  const values = sql.join(NEW_COLUMNS.map((c) => (c === 'estateId' ? sql.ref('b.estate_id') : sql.ref(`r.${columnName(c)}`))));
+  return prepared(
+    (
+      k,
+      record: string,
+      buildingId: string,
+      organizationId: string,
+      type: OutboxParams['type'],
+      types: string[],
+      eventId: string,
+      timestamp: string,
+      deliveryIds: string[],
+      capacity: number,
+    ) => {
+      const outbox = outboxSql({ organizationId, type, types, eventId, timestamp, deliveryIds, capacity }, queues);
+      return compiledWith(
+        k,
+        sql<Record<string, unknown>>`
+        WITH ${outbox.endpoints},
+        b AS (SELECT * FROM buildings WHERE organization_id = ${organizationId} AND id = ${buildingId}),
+        a AS (
+          INSERT INTO apartments (${columns})
+          SELECT ${values} FROM b, jsonb_populate_record(NULL::apartments, CAST(${record} AS jsonb)) AS r
+          WHERE ${outbox.guard}
+          RETURNING *
+        )${outbox.writes(createdApartmentJson, sql`a JOIN b ON b.id = a.building_id`)}
+        SELECT a.*, ${buildingColumns}, ${outbox.columns}
+        FROM (SELECT 1) AS one LEFT JOIN a ON true LEFT JOIN b ON b.id = a.building_id`,
+      );
+    },
+  );
+}
+const createQueuing = createStatement(true);
+const createAlone = createStatement(false);
+
+/** NEW_COLUMNS with their column names, but the estate (the building's, set by the statement). */
+const NEW_COLUMN_NAMES = NEW_COLUMNS.filter((c) => c !== 'estateId').map((c) => [c, columnName(c)] as const);
+
+export interface ApartmentFilter {
+  buildingId?: string;
+  estateId?: string;
+  offset: number;
+  limit: number | null;
+}
 
 export const apartmentsRepository = {
   /**
@@ -43,12 +150,11 @@ export const apartmentsRepository = {
    */
   insertMany(db: Queryable, apartments: NewApartment[]): Promise<ApartmentRow[]> {
     const columns = [...new Set(apartments.flatMap((a) => Object.keys(a)))] as Array<keyof NewApartment>;
-    const records = apartments.map((a) => Object.fromEntries(columns.map((c) => [columnName(c), a[c] ?? null])));
     return q(db)
       .insertInto('apartments')
       .columns(columns)
       .expression((eb) =>
-        eb.selectFrom(sql<NewApartment>`jsonb_populate_recordset(NULL::apartments, ${JSON.stringify(records)}::jsonb)`.as('r')).select(columns),
+        eb.selectFrom(sql<NewApartment>`jsonb_populate_recordset(NULL::apartments, ${recordsOf(apartments, columns)}::jsonb)`.as('r')).select(columns),
       )
       .returningAll()
       .execute();
@@ -58,17 +164,84 @@ export const apartmentsRepository = {
     return (await (lock ? lockApartment : getApartment)(db, organizationId, id))[0];
   },
 
-  async list(
+  /**
+   * Inserts one apartment into a building of the organization and reads it back with that building,
+   * and writes its `apartment.created` event to the outbox, all in one statement (no transaction:
+   * one statement is atomic). `created` is undefined when the organization has no such building, or
+   * when the statement found more subscribed endpoints than `event` could take (nothing is written
+   * then; see src/modules/webhooks/in-statement.ts). The estate is the building's.
+   */
+  async createWithBuilding(
     db: Queryable,
-    organizationId: string,
-    filter: { buildingId?: string; estateId?: string; offset: number; limit: number | null },
-  ): Promise<{ count: number; rows: ApartmentRow[] }> {
-    let query = q(db).selectFrom('apartments').where('organizationId', '=', organizationId);
-    if (filter.buildingId !== undefined) query = query.where('buildingId', '=', filter.buildingId);
-    if (filter.estateId !== undefined) query = query.where('estateId', '=', filter.estateId);
-    const { count } = await query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-    const rows = await query.selectAll().orderBy('createdAt').orderBy('id').offset(filter.offset).limit(filter.limit).execute();
-    return { count, rows };
+    apartment: Omit<NewApartment, 'estateId'>,
+    event: InStatementEvent,
+  ): Promise<{ created: ApartmentWithBuilding | undefined; outbox: OutboxResult }> {
+    const record: Record<string, unknown> = {};
+    for (const [property, column] of NEW_COLUMN_NAMES) record[column] = (apartment as Record<string, unknown>)[property] ?? null;
+    const statement = event.queues ? createQueuing : createAlone;
+    const e = event.params;
+    const [row] = await statement(
+      db,
+      JSON.stringify(record),
+      apartment.buildingId,
+      e.organizationId,
+      e.type,
+      e.types,
+      e.eventId,
+      e.timestamp,
+      e.deliveryIds,
+      e.capacity,
+    );
+    const outbox = InStatementEvent.result(row!);
+    return { created: row!.id == null ? undefined : withItsBuilding(row!), outbox };
+  },
+
+  /** One apartment of the organization with its building, by one statement. */
+  async getWithBuilding(db: Queryable, organizationId: string, id: string): Promise<ApartmentWithBuilding | undefined> {
+    const [row] = await getWithBuilding(db, organizationId, id);
+    return row && withItsBuilding(row as Record<string, unknown>);
+  },
+
+  /**
+   * The whole list answer, `{count, items}`, as JSON text built by one statement: 15,000 apartments
+   * never exist as rows or objects in this process, only as the text sent.
+   */
+  async listJson(db: Queryable, organizationId: string, filter: ApartmentFilter): Promise<string> {
+    const k = q(db);
+    const { buildingId, estateId } = filter;
+    let count = k.selectFrom('apartments as a').where('a.organizationId', '=', organizationId);
+    let buildings = k.selectFrom('buildings as b').where('b.organizationId', '=', organizationId);
+    // Each building's document is built once, not once per apartment.
+    if (buildingId !== undefined) buildings = buildings.where('b.id', '=', buildingId);
+    if (estateId !== undefined) buildings = buildings.where('b.estateId', '=', estateId);
+    let page = k
+      .with('bj', () => buildings.select(['b.id', buildingJson.as('doc')]))
+      .selectFrom('apartments as a')
+      .innerJoin('bj', 'bj.id', 'a.buildingId')
+      .where('a.organizationId', '=', organizationId);
+    if (buildingId !== undefined) {
+      count = count.where('a.buildingId', '=', buildingId);
+      page = page.where('a.buildingId', '=', buildingId);
+    }
+    if (estateId !== undefined) {
+      count = count.where('a.estateId', '=', estateId);
+      page = page.where('a.estateId', '=', estateId);
+    }
+    const rows = page
+      .select([listedApartmentJson.as('doc'), 'a.createdAt', 'a.id'])
+      .orderBy('a.createdAt')
+      .orderBy('a.id')
+      .offset(filter.offset)
+      .limit(filter.limit);
+    const n = count.select((eb) => eb.fn.countAll().as('n'));
+    const { body } = await k
+      .selectNoFrom(
+        sql<string>`json_build_object('count', (${n}), 'items', coalesce((SELECT json_agg(p.doc ORDER BY p.created_at, p.id) FROM (${rows}) AS p), '[]'::json))::text`.as(
+          'body',
+        ),
+      )
+      .executeTakeFirstOrThrow();
+    return body;
   },
 
   /** Changes the fields given (and updatedAt); with none, reads the row. */
@@ -76,5 +249,75 @@ export const apartmentsRepository = {
     const values = updateValues<Apartments>(fields);
     if (Object.keys(values).length === 0) return this.get(db, organizationId, id);
     return updateOwned(db, 'apartments', organizationId, id, values);
+  },
+
+  /** The organization's apartments with these external ids, locked until the transaction ends. */
+  lockByExternalIds(db: Queryable, organizationId: string, externalIds: string[]): Promise<ApartmentRow[]> {
+    if (externalIds.length === 0) return Promise.resolve([]);
+    return q(db)
+      .selectFrom('apartments')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where('externalId', '=', anyText(externalIds))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  },
+
+  /** The organization's apartments named by id or by external id, locked until the transaction ends. */
+  lockByKeys(db: Queryable, organizationId: string, ids: string[], externalIds: string[]): Promise<ApartmentRow[]> {
+    return q(db)
+      .selectFrom('apartments')
+      .selectAll()
+      .where('organizationId', '=', organizationId)
+      .where((eb) => eb.or([eb('id', '=', anyUuid(ids)), eb('externalId', '=', anyText(externalIds))]))
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  },
+
+  /** Which apartment of the organization holds each of these external ids. */
+  async externalIdOwners(db: Queryable, organizationId: string, externalIds: string[]): Promise<Map<string, string>> {
+    if (externalIds.length === 0) return new Map();
+    const rows = await q(db)
+      .selectFrom('apartments')
+      .select(['id', 'externalId'])
+      .where('organizationId', '=', organizationId)
+      .where('externalId', '=', anyText(externalIds))
+      .execute();
+    return new Map(rows.map((r) => [r.externalId!, r.id]));
+  },
+
+  /**
+   * Writes many apartments of the organization in one statement, each to the whole state given (rows
+   * read and locked earlier in the transaction, changed by planPatch), and stamps updatedAt.
+   */
+  async updateMany(db: Queryable, organizationId: string, rows: ApartmentRow[]): Promise<ApartmentRow[]> {
+    if (rows.length === 0) return [];
+    const columns = Object.keys(rows[0]!).filter((c) => !FIXED.has(c));
+    const set = sql.join(columns.map((c) => sql`${sql.id(columnName(c))} = r.${sql.id(columnName(c))}`));
+    const result = await sql<ApartmentRow>`
+      UPDATE apartments a SET ${set}, updated_at = now()
+      FROM jsonb_populate_recordset(NULL::apartments, CAST(${recordsOf(rows, ['id', ...columns])} AS jsonb)) r
+      WHERE a.organization_id = ${organizationId} AND a.id = r.id
+      RETURNING a.*`.execute(q(db));
+    return result.rows;
+  },
+
+  /**
+   * Sets lastSynchronizedAt alone, leaving updatedAt: a sync that found nothing to change is not a
+   * change (the change feed does not list it).
+   */
+  async stampSynchronized(db: Queryable, organizationId: string, stamps: Array<{ id: string; lastSynchronizedAt: string | null }>): Promise<void> {
+    if (stamps.length === 0) return;
+    await sql`
+      UPDATE apartments a SET last_synchronized_at = r.at
+      FROM jsonb_to_recordset(CAST(${JSON.stringify(stamps.map((s) => ({ id: s.id, at: s.lastSynchronizedAt })))} AS jsonb)) AS r(id uuid, at timestamptz)
+      WHERE a.organization_id = ${organizationId} AND a.id = r.id`.execute(q(db));
+  },
+
+  /** A page of the organization's change feed (db/change-feed.ts). */
+  changes(db: Queryable, organizationId: string, cursor: string | undefined, limit: number): Promise<FeedPage<'apartments'>> {
+    return changedRows(db, 'apartments', organizationId, cursor, limit);
   },
 };

@@ -1,15 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
-import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
+import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { ChangesQuery, IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
 import {
   APARTMENT_IGNORED,
+  ApartmentChanges,
   ApartmentList,
   ApartmentSchema,
   BulkApartmentsBody,
+  BulkUpdateBody,
   CreateApartmentBody,
   ListApartmentsQuery,
   UpdateApartmentBody,
+  UpsertAnswer,
+  UpsertApartmentsBody,
 } from './schemas.js';
 
 /** A bulk call of 5,000 fully described apartments is larger than the 1 MB JSON limit of other routes. */
@@ -55,6 +60,59 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/apartment/upsert',
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      config: { auth: 'partner', idempotent: true },
+      schema: {
+        tags,
+        summary: 'Create or change up to 5,000 apartments by externalId, all or nothing (sync from another system)',
+        security,
+        body: UpsertApartmentsBody,
+        response: { 200: UpsertAnswer, ...partnerErrors(409, 413) },
+      },
+    },
+    async (request) => {
+      const body = { ...request.body, apartments: request.body.apartments.map((a) => dropIgnored(a, APARTMENT_IGNORED)) };
+      return service.upsert(requireAuth(request).organizationId, body);
+    },
+  );
+
+  app.patch(
+    '/apartment/bulk',
+    {
+      bodyLimit: BULK_BODY_LIMIT,
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Change up to 5,000 apartments, each named by id or externalId, all or nothing',
+        security,
+        body: BulkUpdateBody,
+        response: { 200: Type.Object({ updated: Type.Integer() }), ...partnerErrors(409, 413) },
+      },
+    },
+    async (request) => {
+      const ignored = APARTMENT_IGNORED.filter((f) => f !== 'id');
+      return service.bulkUpdate(requireAuth(request).organizationId, { apartments: request.body.apartments.map((a) => dropIgnored(a, ignored)) });
+    },
+  );
+
+  app.get(
+    '/apartment/changes',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Apartments created or changed after a cursor, oldest change first (follow nextCursor; never misses a change)',
+        security,
+        querystring: ChangesQuery,
+        response: { 200: ApartmentChanges, ...partnerErrors() },
+      },
+    },
+    async (request) => service.changes(requireAuth(request).organizationId, request.query),
+  );
+
   app.get(
     '/apartment',
     {
@@ -67,7 +125,7 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ApartmentList, ...partnerErrors() },
       },
     },
-    async (request) => service.list(requireAuth(request).organizationId, request.query),
+    async (request, reply) => sendJson(reply, await service.list(requireAuth(request).organizationId, request.query)),
   );
 
   app.get(
@@ -79,10 +137,13 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read an apartment with its building',
         security,
         params: IdParams,
-        response: { 200: Type.Ref(ApartmentSchema), ...partnerErrors() },
+        response: { 200: Type.Ref(ApartmentSchema, { headers: ETAG_HEADER }), ...partnerErrors() },
       },
     },
-    async (request) => service.get(requireAuth(request).organizationId, request.params.id),
+    async (request, reply) => {
+      const { apartment, etag } = await service.get(requireAuth(request).organizationId, request.params.id);
+      return reply.header('etag', etag).send(apartment);
+    },
   );
 
   app.patch(
@@ -94,10 +155,15 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change an apartment (only the fields sent; assetsIds replaces the whole list)',
         security,
         params: IdParams,
+        headers: IfMatchHeaders,
         body: UpdateApartmentBody,
-        response: { 200: Type.Ref(ApartmentSchema), ...partnerErrors(409, 413) },
+        response: { 200: Type.Ref(ApartmentSchema, { headers: ETAG_HEADER }), ...partnerErrors(409, 412, 413) },
       },
     },
-    async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, APARTMENT_IGNORED) as never),
+    async (request, reply) => {
+      const input = dropIgnored(request.body, APARTMENT_IGNORED) as never;
+      const apartment = await service.update(requireAuth(request).organizationId, request.params.id, input, request.headers['if-match']);
+      return reply.header('etag', etagOf(apartment)).send(apartment);
+    },
   );
 };

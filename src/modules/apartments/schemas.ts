@@ -1,5 +1,5 @@
 import { type Static, type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
-import { DateTime, Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, Id, LIMITS, Name, Nullable, changesPage, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 import { HttpUrl } from '../estates/schemas.js';
 
@@ -58,6 +58,10 @@ export const PreferredAngle = Type.Object(
   { additionalProperties: false },
 );
 
+/** Another system's id of the apartment: 1-255 characters, unique in the organization, compared exactly. */
+export const ExternalId = (description = 'Your system’s id of the apartment: unique in the organization, compared exactly') =>
+  Type.String({ minLength: 1, maxLength: 255, description });
+
 const UrlList = () => Type.Array(HttpUrl(), { maxItems: 100 });
 
 const writable = {
@@ -73,7 +77,7 @@ const writable = {
   apartmentData: Type.Optional(ApartmentDataInput),
   showPrice: Type.Optional(Type.Boolean()),
   currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, e.g. USD' }))),
-  externalId: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
+  externalId: Type.Optional(Nullable(ExternalId())),
   lastSynchronizedAt: Type.Optional(Nullable(DateTime())),
   source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
   virtualTourUrl: Type.Optional(Nullable(HttpUrl())),
@@ -105,6 +109,54 @@ export const BulkApartmentsBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const { externalId: _externalId, ...writableButKey } = writable;
+
+export const UpsertApartmentItem = withIgnored(
+  {
+    externalId: ExternalId('Matches the apartment of the organization with this externalId; a new one is created when none has it'),
+    name: Type.Optional(Name('Apartment name (required when the apartment is new)')),
+    ...writableButKey,
+  },
+  APARTMENT_IGNORED,
+);
+export const UpsertApartmentsBody = Type.Object(
+  {
+    buildingId: Id('Building every named apartment is in after the call (matched ones elsewhere move here)'),
+    apartments: Type.Array(UpsertApartmentItem, { minItems: 1, maxItems: MAX_BULK }),
+  },
+  { additionalProperties: false },
+);
+export const UPSERT_RESULTS = ['created', 'updated', 'unchanged'] as const;
+export const UpsertAnswer = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  items: Type.Array(
+    Type.Object({
+      externalId: Type.String(),
+      id: Type.String(),
+      result: Type.Union(
+        UPSERT_RESULTS.map((r) => Type.Literal(r)),
+        { description: 'updated: a field other than lastSynchronizedAt changed' },
+      ),
+    }),
+    { description: 'One per item, in request order' },
+  ),
+});
+export type UpsertAnswer = Static<typeof UpsertAnswer>;
+
+export const BulkUpdateItem = withIgnored(
+  {
+    id: Type.Optional(Id('The apartment to change (or externalId; exactly one of them)')),
+    externalId: Type.Optional(ExternalId('The apartment to change, by its externalId (or id; exactly one of them)')),
+    name: Type.Optional(Name('Apartment name')),
+    buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')),
+    ...writableButKey,
+  },
+  APARTMENT_IGNORED.filter((f) => f !== 'id'),
+);
+export const BulkUpdateBody = Type.Object({ apartments: Type.Array(BulkUpdateItem, { minItems: 1, maxItems: MAX_BULK }) }, { additionalProperties: false });
 
 export const ApartmentSchema = Type.Object(
   {
@@ -155,3 +207,4 @@ export const ListApartmentsQuery = Type.Object(
 );
 
 export const ApartmentList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(ApartmentSchema)) });
+export const ApartmentChanges = changesPage(ApartmentSchema);

@@ -39,7 +39,7 @@ function checkLiteralAddress(hostname: string, allowPrivate: boolean, allowAddre
  * socket itself uses (no rebinding window). request-filtering-agent runs its own range check after it;
  * this one adds what that check lacks: IPv4 addresses embedded in IPv6 forms, metadata through them.
  */
-function checkedLookup(options: RemoteFetchOptions): net.LookupFunction {
+export function checkedLookup(options: Pick<RemoteFetchOptions, 'allowPrivate' | 'allowAddresses'>): net.LookupFunction {
   const allowList = options.allowAddresses ?? [];
   return ((hostname: string, lookupOptions: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {

@@ -8,7 +8,12 @@ export interface Ingested {
   mimeType: string;
   sizeBytes: number;
   sha256: string;
+  /** The first bytes of the file (at most PROBE_BYTES): enough for an image's header. */
+  head: Buffer;
 }
+
+/** Bytes of a file kept to read an image header (EXIF with its thumbnail fits in 64 KiB; the frame header follows). */
+export const PROBE_BYTES = 256 * 1024;
 
 export interface IngestOptions {
   filename: string | undefined;
@@ -73,8 +78,10 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
   const mimeType = await sniffMimeType(head, options.filename, options.declaredType);
   const hash = createHash('sha256');
   let size = 0;
+  const headChunks: Buffer[] = [];
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
+      if (size < PROBE_BYTES) headChunks.push(chunk.subarray(0, PROBE_BYTES - size));
       size += chunk.length;
       if (size > options.maxBytes) return done(options.tooLarge());
       hash.update(chunk);
@@ -103,5 +110,5 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
     if (sourceFailed) throw options.sourceFailed?.(err as Error) ?? err;
     throw new AppError('unavailable', 'File storage is unavailable; retry later');
   }
-  return { mimeType, sizeBytes: size, sha256: hash.digest('hex') };
+  return { mimeType, sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
 }

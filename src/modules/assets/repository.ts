@@ -1,11 +1,37 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { anyUuid, q } from '../../db/query.js';
-import type { Assets } from '../../db/schema.js';
+import { type JsonbParam, anyUuid, q } from '../../db/query.js';
+import type { Assets, DB } from '../../db/schema.js';
+import type { StoredVariant, UsedBy } from './schemas.js';
 
 export type AssetRow = Selectable<Assets>;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The image fields a finished (or failed) variant job writes. */
+export interface ImageOutcome {
+  width: number | null;
+  height: number | null;
+  hasLocation?: boolean;
+  placeholder: string | null;
+  variants: JsonbParam<StoredVariant[]>;
+  imageState: 'ready' | 'failed';
+}
+
+/** An apartment `ap` whose assetsIds name the asset `a` (ids are stored lowercase; the GIN index answers it). */
+const apartmentNames = sql<boolean>`ap.assets_ids @> jsonb_build_array(a.id::text)`;
+
+/** Whether anything uses the asset aliased `a`: an apartment, a gallery item, an investment file, a downloads item, a map logo. */
+function isUsed(eb: ExpressionBuilder<DB & { a: Assets }, 'a'>) {
+  const sameOrg = 'a.organizationId' as const;
+  return eb.or([
+    eb.exists(eb.selectFrom('apartments as ap').select('ap.id').whereRef('ap.organizationId', '=', sameOrg).where(apartmentNames)),
+    eb.exists(eb.selectFrom('galleryItems as g').select('g.id').whereRef('g.organizationId', '=', sameOrg).whereRef('g.assetId', '=', 'a.id')),
+    eb.exists(eb.selectFrom('investmentFiles as f').select('f.id').whereRef('f.organizationId', '=', sameOrg).whereRef('f.assetId', '=', 'a.id')),
+    eb.exists(eb.selectFrom('downloadsItems as d').select('d.id').whereRef('d.organizationId', '=', sameOrg).whereRef('d.assetId', '=', 'a.id')),
+    eb.exists(eb.selectFrom('mapConfigs as m').select('m.estateId').whereRef('m.organizationId', '=', sameOrg).whereRef('m.logoAssetId', '=', 'a.id')),
+  ]);
+}
 
 export const assetsRepository = {
   insert(db: Queryable, row: Insertable<Assets>): Promise<AssetRow> {
@@ -16,13 +42,44 @@ export const assetsRepository = {
     return q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
   },
 
-  list(db: Queryable, organizationId: string, opts: { mimePrefix?: string | undefined; offset: number; limit: number }): Promise<AssetRow[]> {
-    let query = q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId);
+  list(
+    db: Queryable,
+    organizationId: string,
+    opts: { mimePrefix?: string | undefined; unused?: boolean | undefined; offset: number; limit: number },
+  ): Promise<AssetRow[]> {
+    let query = q(db).selectFrom('assets as a').selectAll('a').where('a.organizationId', '=', organizationId);
     if (opts.mimePrefix !== undefined) {
       // LIKE's default escape character is the backslash, which escapeLike puts before % and _.
-      query = query.where('mimeType', 'like', `${escapeLike(opts.mimePrefix.toLowerCase())}%`);
+      query = query.where('a.mimeType', 'like', `${escapeLike(opts.mimePrefix.toLowerCase())}%`);
     }
-    return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').offset(opts.offset).limit(opts.limit).execute();
+    if (opts.unused !== undefined) query = query.where((eb) => (opts.unused ? eb.not(isUsed(eb)) : isUsed(eb)));
+    return query.orderBy('a.createdAt', 'desc').orderBy('a.id', 'desc').offset(opts.offset).limit(opts.limit).execute();
+  },
+
+  /** What uses an asset of the organization, each list in id order; one statement. */
+  async usage(db: Queryable, organizationId: string, id: string): Promise<UsedBy> {
+    const ids = <T>(rows: Array<{ id: T }>) => rows.map((r) => r.id);
+    const k = q(db);
+    const [apartments, gallery, investment, downloads, mapLogo] = await Promise.all([
+      k
+        .selectFrom('apartments')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where(sql<boolean>`assets_ids @> jsonb_build_array(${id}::text)`)
+        .orderBy('id')
+        .execute(),
+      k.selectFrom('galleryItems').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
+      k.selectFrom('investmentFiles').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
+      k.selectFrom('downloadsItems').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
+      k
+        .selectFrom('mapConfigs')
+        .select('estateId as id')
+        .where('organizationId', '=', organizationId)
+        .where('logoAssetId', '=', id)
+        .orderBy('estateId')
+        .execute(),
+    ]);
+    return { apartments: ids(apartments), gallery: ids(gallery), investment: ids(investment), downloads: ids(downloads), mapLogo: ids(mapLogo) };
   },
 
   /** Of the given ids, those that are assets of the organization. */
@@ -35,6 +92,35 @@ export const assetsRepository = {
   async existingKeys(db: Queryable, keys: readonly string[]): Promise<string[]> {
     const rows = await q(db).selectFrom('assets').select('storageKey').where('storageKey', '=', sql<string>`ANY(CAST(${keys} AS text[]))`).execute();
     return rows.map((r) => r.storageKey);
+  },
+
+  /**
+   * Images whose variants are still to be made, oldest first, across organizations: the start-up
+   * resume of the variant jobs. Like the anonymous add-on lookup it is not scoped by organization;
+   * it returns each asset's organization and every query after it is scoped by that.
+   */
+  pendingImages(db: Queryable, limit: number): Promise<Array<{ organizationId: string; id: string }>> {
+    return q(db)
+      .selectFrom('assets')
+      .select(['organizationId', 'id'])
+      .where('imageState', '=', 'pending')
+      .orderBy('createdAt')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Records a variant job's outcome, only while the asset still exists and is pending; whether it did. */
+  async finishImage(db: Queryable, organizationId: string, id: string, outcome: ImageOutcome): Promise<boolean> {
+    const row = await q(db)
+      .updateTable('assets')
+      .set(outcome)
+      .where('organizationId', '=', organizationId)
+      .where('id', '=', id)
+      .where('imageState', '=', 'pending')
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   },
 
   delete(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {

@@ -1,15 +1,30 @@
 import multipart, { type Multipart, type MultipartValue } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../../errors.js';
 import { requireAuth } from '../../http/auth.js';
 import { IdParams, partnerErrors } from '../../http/schemas.js';
 import { unstorableText } from '../../http/validation.js';
-import { AssetSchema, ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody } from './schemas.js';
+import { type Asset, AssetSchema, AssetWithUsageSchema, ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody } from './schemas.js';
+import type { AssetsService } from './service.js';
 
 const tags = ['Assets'];
 const security = [{ apiKey: [] }];
+
+/** Assets created by a request, handed to the image jobs once the response is out (a keyed create commits just before). */
+const createdBy = new WeakMap<FastifyRequest, { organizationId: string; asset: Asset }>();
+
+/** 201 with the created asset; its variants are queued by the route's onResponse hook, after the commit. */
+function sendCreated(request: FastifyRequest, reply: FastifyReply, organizationId: string, asset: Asset) {
+  createdBy.set(request, { organizationId, asset });
+  return reply.code(201).send(asset);
+}
+
+const queueVariants = (service: AssetsService) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const created = createdBy.get(request);
+  if (created && reply.statusCode === 201) service.created(created.organizationId, created.asset);
+};
 
 /** The upload route in its own scope: only it parses multipart, the rest of the API keeps refusing non-JSON bodies. */
 const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,6 +39,7 @@ const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
     '/asset/upload',
     {
       config: { auth: 'partner', idempotent: true },
+      onResponse: queueVariants(service),
       schema: {
         tags,
         summary: 'Upload a file (multipart/form-data, field `file`, optional field `name` before it); at most 20 MB',
@@ -75,7 +91,7 @@ const uploadRoute: FastifyPluginAsyncTypebox = async (app) => {
             request.log.info('upload aborted by the client');
             throw badRequest('The upload was aborted before the file was complete');
           });
-        return reply.code(201).send(asset);
+        return sendCreated(request, reply, organizationId, asset);
       }
     },
   );
@@ -178,6 +194,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/asset',
     {
       config: { auth: 'partner', idempotent: true },
+      onResponse: queueVariants(service),
       schema: {
         tags,
         summary: 'Register a file by URL: the service downloads it (http/https, public addresses, at most 100 MB) and stores its own copy',
@@ -186,7 +203,10 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: Type.Ref(AssetSchema), ...partnerErrors(413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.register(requireAuth(request).organizationId, request.body)),
+    async (request, reply) => {
+      const { organizationId } = requireAuth(request);
+      return sendCreated(request, reply, organizationId, await service.register(organizationId, request.body));
+    },
   );
 
   app.get(
@@ -195,7 +215,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner' },
       schema: {
         tags,
-        summary: 'List the organization’s assets, newest first; `mimeType` filters by prefix',
+        summary: 'List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses',
         security,
         querystring: ListAssetsQuery,
         response: { 200: Type.Array(Type.Ref(AssetSchema)), ...partnerErrors() },
@@ -208,7 +228,13 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/asset/:id',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'Read an asset', security, params: IdParams, response: { 200: Type.Ref(AssetSchema), ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref(AssetWithUsageSchema), ...partnerErrors() },
+      },
     },
     async (request) => service.get(requireAuth(request).organizationId, request.params.id),
   );

@@ -1,15 +1,20 @@
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
+import { json } from '../../db/query.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../errors.js';
 import { unstorableText } from '../../http/validation.js';
 import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
+import { emitEvent } from '../webhooks/events.js';
 import { openRemoteFile } from './fetch-remote.js';
-import { type IngestOptions, ingest } from './ingest.js';
+import type { ImageProcessor } from './images/processor.js';
+import { isRasterImage, plannedVariants, readImageFacts } from './images/render.js';
+import { parseVariantKey, variantKey } from './images/variant-keys.js';
+import { type IngestOptions, type Ingested, ingest } from './ingest.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
-import { type Asset, MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES } from './schemas.js';
+import { type Asset, type AssetWithUsage, MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES, type StoredVariant } from './schemas.js';
 import { assetSrc } from './src-url.js';
 
 export interface UploadInput {
@@ -33,16 +38,44 @@ function assetName(given: string | undefined, filename: string | undefined): str
 /** Storage keys are made here from ids only: no client text ever reaches a path or an object key. */
 const storageKey = (organizationId: string, id: string) => `${organizationId}/${id}`;
 
+/**
+ * The image columns of a new asset. The header is read from the first bytes the upload kept, so the
+ * answer already has the size and the variant URLs (made later, or by their first request); an image
+ * whose header is not in those bytes gets them from its job. Anything not a raster image: none.
+ */
+async function imageColumns(stored: Ingested) {
+  if (!isRasterImage(stored.mimeType)) return {};
+  const facts = await readImageFacts(stored.head);
+  return {
+    imageState: 'pending',
+    ...(facts && { width: facts.width, height: facts.height, hasLocation: facts.hasLocation, variants: json(plannedVariants(facts.width, facts.height)) }),
+  };
+}
+
+/** A file the /files route serves: an asset's original, or one of its variants. */
+export interface ServedFile {
+  row: AssetRow;
+  variant: StoredVariant | undefined;
+}
+
 export class AssetsService {
   constructor(
     private readonly db: Database,
     private readonly storage: BlobStore,
     private readonly config: Readonly<Config>,
+    readonly images: ImageProcessor,
   ) {}
 
-  /** The API shape of a stored asset: its storage key becomes the public `src` URL. */
-  toAsset({ organizationId: _, storageKey: key, sha256: __, ...row }: AssetRow): Asset {
-    return { ...row, src: assetSrc(this.config, this.storage, key) };
+  /**
+   * The API shape of a stored asset: its storage key becomes the public `src` URL. Variant URLs are
+   * always the service's (a bucket could not make a variant that is not there yet).
+   */
+  toAsset({ organizationId: _, storageKey: key, sha256: __, imageState: ___, variants, ...row }: AssetRow): Asset {
+    return {
+      ...row,
+      src: assetSrc(this.config, this.storage, key),
+      variants: variants.map((v) => ({ ...v, mimeType: 'image/webp' as const, src: `${this.config.publicUrl}/files/${variantKey(key, v.width)}` })),
+    };
   }
 
   /** Stores the bytes, then the row; a failed insert removes the stored object so nothing is orphaned. */
@@ -60,7 +93,8 @@ export class AssetsService {
     const stored = await ingest(this.storage, key, source, meta);
     try {
       await meta.beforeRecord?.();
-      const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...stored });
+      const { head: _, ...file } = stored;
+      const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...file, ...(await imageColumns(stored)) });
       return this.toAsset(row);
     } catch (err) {
       await this.storage.delete(key).catch(() => undefined);
@@ -111,15 +145,25 @@ export class AssetsService {
     }
   }
 
-  async list(organizationId: string, query: { mimeType?: string; offset?: number; limit?: number }): Promise<Asset[]> {
-    const rows = await repo.list(this.db, organizationId, { mimePrefix: query.mimeType, offset: query.offset ?? 0, limit: query.limit ?? 100 });
+  /** After the asset's create committed (the job must see the row): its variants are made in the background. */
+  created(organizationId: string, asset: Asset): void {
+    if (isRasterImage(asset.mimeType)) this.images.enqueue(organizationId, asset.id);
+  }
+
+  async list(organizationId: string, query: { mimeType?: string; unused?: boolean; offset?: number; limit?: number }): Promise<Asset[]> {
+    const rows = await repo.list(this.db, organizationId, {
+      mimePrefix: query.mimeType,
+      unused: query.unused,
+      offset: query.offset ?? 0,
+      limit: query.limit ?? 100,
+    });
     return rows.map((row) => this.toAsset(row));
   }
 
-  async get(organizationId: string, id: string): Promise<Asset> {
+  async get(organizationId: string, id: string): Promise<AssetWithUsage> {
     const row = isUuid(id) ? await repo.get(this.db, organizationId, id) : undefined;
     if (!row) throw notFound('Asset', id);
-    return this.toAsset(row);
+    return { ...this.toAsset(row), usedBy: await repo.usage(this.db, organizationId, row.id) };
   }
 
   /** The row (and add-on children naming it) go in one transaction; the file only after it commits. */
@@ -131,17 +175,34 @@ export class AssetsService {
       await detachAssetFromAddons(tx, organizationId, id);
       const deleted = await repo.delete(tx, organizationId, id);
       if (!deleted) throw notFound('Asset', id);
+      await emitEvent(tx, organizationId, 'asset.deleted', this.toAsset(deleted));
       return deleted;
     });
     // The row is gone, so the bytes are unreachable (files are served only for an existing row);
     // a store that fails here leaves an unreachable object rather than failing a committed delete.
     await this.storage.delete(row.storageKey).catch(() => undefined);
+    await this.images.deleteVariants(row.storageKey);
   }
 
-  /** For file serving: the asset behind a /files/<organization>/<asset> path, or undefined. */
-  async findByKey(organizationId: string, id: string): Promise<AssetRow | undefined> {
+  /**
+   * For file serving: the asset behind a /files/<organization>/<asset> path, or a variant behind
+   * /files/<organization>/<asset>-w<width>; undefined when there is none. A variant that is planned
+   * but not made yet is made first, so its URL never answers 404 while the image exists.
+   */
+  async findFile(organizationId: string, fileId: string): Promise<ServedFile | undefined> {
+    const parsed = parseVariantKey(fileId);
+    const id = parsed?.base ?? fileId;
     if (!isUuid(organizationId) || !isUuid(id)) return undefined;
-    const row = await repo.get(this.db, organizationId, id);
-    return row && row.storageKey === storageKey(organizationId, id) ? row : undefined;
+    let row = await repo.get(this.db, organizationId, id);
+    if (!row || row.storageKey !== storageKey(organizationId, id)) return undefined;
+    if (!parsed) return { row, variant: undefined };
+    const wanted = (r: AssetRow) => r.variants.find((v) => v.width === parsed.width);
+    if (!wanted(row)) return undefined;
+    if (row.imageState === 'pending') {
+      await this.images.ensure(organizationId, id);
+      row = await repo.get(this.db, organizationId, id);
+    }
+    const variant = row && wanted(row);
+    return row && variant?.sizeBytes != null ? { row, variant } : undefined;
   }
 }

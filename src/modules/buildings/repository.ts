@@ -1,13 +1,14 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { type PlainInsert, type PlainUpdate, anyUuid, insertValues, prepared, q, updateOwned, updateValues } from '../../db/query.js';
-import type { Buildings } from '../../db/schema.js';
+import type { Buildings, DB } from '../../db/schema.js';
 
 export type BuildingRow = Selectable<Buildings>;
 
-const getBuilding = prepared((k, organizationId: string, id: string) =>
-  k.selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', '=', id),
-);
+const byId = (k: Kysely<DB>, organizationId: string, id: string) =>
+  k.selectFrom('buildings').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
+const getBuilding = prepared(byId);
+const lockBuilding = prepared((k, organizationId: string, id: string) => byId(k, organizationId, id).forUpdate());
 
 export const buildingsRepository = {
   async insert(db: Queryable, row: PlainInsert<Buildings>): Promise<BuildingRow> {
@@ -16,6 +17,11 @@ export const buildingsRepository = {
 
   async get(db: Queryable, organizationId: string, id: string): Promise<BuildingRow | undefined> {
     return (await getBuilding(db, organizationId, id))[0];
+  },
+
+  /** Reads and locks the building row until the transaction ends. */
+  async lock(db: Queryable, organizationId: string, id: string): Promise<BuildingRow | undefined> {
+    return (await lockBuilding(db, organizationId, id))[0];
   },
 
   async listByEstates(db: Queryable, organizationId: string, estateIds: string[]): Promise<BuildingRow[]> {

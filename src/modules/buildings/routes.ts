@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
+import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
 import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
 import { BUILDING_IGNORED, BuildingSchema, CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
 
@@ -33,10 +34,13 @@ export const buildingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read a building',
         security: [{ apiKey: [] }],
         params: IdParams,
-        response: { 200: Type.Ref(BuildingSchema), ...partnerErrors() },
+        response: { 200: Type.Ref(BuildingSchema, { headers: ETAG_HEADER }), ...partnerErrors() },
       },
     },
-    async (request) => service.get(requireAuth(request).organizationId, request.params.id),
+    async (request, reply) => {
+      const building = await service.get(requireAuth(request).organizationId, request.params.id);
+      return reply.header('etag', etagOf(building)).send(building);
+    },
   );
 
   app.patch(
@@ -48,10 +52,15 @@ export const buildingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change a building (only the fields sent)',
         security: [{ apiKey: [] }],
         params: IdParams,
+        headers: IfMatchHeaders,
         body: UpdateBuildingBody,
-        response: { 200: Type.Ref(BuildingSchema), ...partnerErrors(409, 413) },
+        response: { 200: Type.Ref(BuildingSchema, { headers: ETAG_HEADER }), ...partnerErrors(409, 412, 413) },
       },
     },
-    async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, BUILDING_IGNORED) as never),
+    async (request, reply) => {
+      const input = dropIgnored(request.body, BUILDING_IGNORED) as never;
+      const building = await service.update(requireAuth(request).organizationId, request.params.id, input, request.headers['if-match']);
+      return reply.header('etag', etagOf(building)).send(building);
+    },
   );
 };

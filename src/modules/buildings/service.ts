@@ -1,8 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
+import { requireIfMatch } from '../../http/etag.js';
 import { isUuid, newId } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
+import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type BuildingRow, buildingsRepository as repo } from './repository.js';
 import type { Building, CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
 
@@ -15,8 +17,8 @@ export const toBuilding = ({ organizationId: _, ...row }: BuildingRow): Building
   features: row.features.map((f) => ({ name: f.name, description: f.description ?? null, type: f.type })),
 });
 
-export async function requireBuilding(db: Queryable, organizationId: string, id: string): Promise<BuildingRow> {
-  const row = isUuid(id) ? await repo.get(db, organizationId, id) : undefined;
+export async function requireBuilding(db: Queryable, organizationId: string, id: string, lock = false): Promise<BuildingRow> {
+  const row = isUuid(id) ? await (lock ? repo.lock(db, organizationId, id) : repo.get(db, organizationId, id)) : undefined;
   if (!row) throw notFound('Building', id);
   return row;
 }
@@ -42,15 +44,21 @@ export class BuildingsService {
     return toBuilding(await requireBuilding(this.db, organizationId, id));
   }
 
-  async update(organizationId: string, id: string, input: Static<typeof UpdateBuildingBody>): Promise<Building> {
-    const current = await requireBuilding(this.db, organizationId, id);
-    const { estateId, ...fields } = input;
-    if (estateId !== undefined && estateId !== current.estateId) {
-      throw unprocessable('Validation failed: estateId cannot change; a building stays in its estate');
-    }
-    if (fields.name !== undefined) fields.name = fields.name.trim();
-    const row = await repo.update(this.db, organizationId, id, fields);
-    if (!row) throw notFound('Building', id);
-    return toBuilding(row);
+  /** PATCH of one building; with `ifMatch`, only while that ETag is current (412 otherwise). */
+  async update(organizationId: string, id: string, input: Static<typeof UpdateBuildingBody>, ifMatch?: string): Promise<Building> {
+    return this.db.transaction(async (tx) => {
+      const current = await requireBuilding(tx, organizationId, id, true);
+      await requireIfMatch(ifMatch, () => toBuilding(current));
+      const { estateId, ...fields } = input;
+      if (estateId !== undefined && estateId !== current.estateId) {
+        throw unprocessable('Validation failed: estateId cannot change; a building stays in its estate');
+      }
+      if (fields.name !== undefined) fields.name = fields.name.trim();
+      const row = await repo.update(tx, organizationId, current.id, fields);
+      if (!row) throw notFound('Building', id);
+      const building = toBuilding(row);
+      await emitEvent(tx, organizationId, 'building.updated', building, changesOf(toBuilding(current), building));
+      return building;
+    });
   }
 }

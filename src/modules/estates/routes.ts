@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
+import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
 import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
 import { BuildingSchema } from '../buildings/schemas.js';
 import { NavigatorSchema } from '../navigators/schemas.js';
@@ -69,10 +70,13 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read an estate with its buildings and organization',
         security,
         params: IdParams,
-        response: { 200: Type.Ref(EstateSchema), ...partnerErrors() },
+        response: { 200: Type.Ref(EstateSchema, { headers: ETAG_HEADER }), ...partnerErrors() },
       },
     },
-    async (request) => service.get(requireAuth(request).organizationId, request.params.id),
+    async (request, reply) => {
+      const estate = await service.get(requireAuth(request).organizationId, request.params.id);
+      return reply.header('etag', etagOf(estate)).send(estate);
+    },
   );
 
   app.patch(
@@ -84,10 +88,15 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change an estate (only the fields sent)',
         security,
         params: IdParams,
+        headers: IfMatchHeaders,
         body: UpdateEstateBody,
-        response: { 200: Type.Ref(EstateSchema), ...partnerErrors(409, 413) },
+        response: { 200: Type.Ref(EstateSchema, { headers: ETAG_HEADER }), ...partnerErrors(409, 412, 413) },
       },
     },
-    async (request) => service.update(requireAuth(request).organizationId, request.params.id, dropIgnored(request.body, ESTATE_IGNORED) as never),
+    async (request, reply) => {
+      const input = dropIgnored(request.body, ESTATE_IGNORED) as never;
+      const estate = await service.update(requireAuth(request).organizationId, request.params.id, input, request.headers['if-match']);
+      return reply.header('etag', etagOf(estate)).send(estate);
+    },
   );
 };

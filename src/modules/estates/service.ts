@@ -1,12 +1,14 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { forbidden, notFound } from '../../errors.js';
+import { requireIfMatch } from '../../http/etag.js';
 import { isUuid, iso, newId } from '../../ids.js';
 import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
 import type { Building } from '../buildings/schemas.js';
 import { toBuilding } from '../buildings/service.js';
 import { type Navigator, navigatorsRepository, toNavigator } from '../navigators/repository.js';
 import { type OrganizationRow, organizationsRepository } from '../organizations/repository.js';
+import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type EstatePatch, type EstateRow, estatesRepository as repo } from './repository.js';
 import { type AdminUpdateEstateBody, type CreateEstateBody, DASHBOARD_FIELDS, type Estate, type SetupBody } from './schemas.js';
 
@@ -153,9 +155,11 @@ export class EstatesService {
     return this.toEstate(this.db, await requireEstate(this.db, organizationId, id));
   }
 
-  async update(organizationId: string, id: string, input: Partial<EstateInput>): Promise<Estate> {
+  /** PATCH of one estate; with `ifMatch`, only while that ETag is current (412 otherwise). */
+  async update(organizationId: string, id: string, input: Partial<EstateInput>, ifMatch?: string): Promise<Estate> {
     return this.db.transaction(async (tx) => {
       const current = await requireEstate(tx, organizationId, id, true);
+      await requireIfMatch(ifMatch, () => this.toEstate(tx, current));
       this.checkDashboardFields(input, {
         isPreview: current.isPreview,
         subscriptionStatus: current.subscriptionStatus,
@@ -166,7 +170,9 @@ export class EstatesService {
       const fields: EstatePatch = { ...writable };
       if (fields.name !== undefined) fields.name = fields.name.trim();
       const row = await repo.update(tx, organizationId, id, fields);
-      return this.toEstate(tx, row!);
+      const estate = await this.toEstate(tx, row!);
+      await emitEvent(tx, organizationId, 'estate.updated', estate, changesOf(current, row!));
+      return estate;
     });
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorBody } from '../../errors.js';
+import { variantKey } from '../assets/images/variant-keys.js';
 import { isActiveType } from '../assets/sniff.js';
 import { parseRange } from './range.js';
 
@@ -31,31 +32,40 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/files/:organizationId/:assetId',
     {
       config: { auth: 'none' },
-      schema: { tags: ['Assets'], summary: 'The bytes of an asset (the `src` URL); supports Range and If-None-Match', params: FileParams },
+      schema: {
+        tags: ['Assets'],
+        summary: 'The bytes of an asset (the `src` URL), or of a variant (`<assetId>-w<width>`, made first if it is not yet); supports Range and If-None-Match',
+        params: FileParams,
+      },
     },
     async (request, reply) => {
       const { organizationId, assetId } = request.params;
-      const row = await assets.findByKey(organizationId, assetId);
+      const file = await assets.findFile(organizationId, assetId);
       const missing = () =>
         reply
           .code(404)
           .type('application/json; charset=utf-8')
           .send(errorBody(404, `File ${organizationId}/${assetId} not found`));
-      if (!row) return missing();
+      if (!file) return missing();
+      const { row, variant } = file;
 
-      const etag = `"${row.sha256}"`;
-      const size = row.sizeBytes;
+      // A variant is made from the original by a fixed encoder, so the original's hash names it too.
+      const etag = variant ? `"${row.sha256}-w${variant.width}"` : `"${row.sha256}"`;
+      const size = variant?.sizeBytes ?? row.sizeBytes;
+      const mimeType = variant ? 'image/webp' : row.mimeType;
+      const key = variant ? variantKey(row.storageKey, variant.width) : row.storageKey;
+      const name = variant ? `${row.name.replace(/\.[^.]*$/, '')}-${variant.width}w.webp` : row.name;
       reply
         .header('etag', etag)
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('accept-ranges', 'bytes')
         .header('x-content-type-options', 'nosniff')
-        .header('content-type', row.mimeType);
-      if (isActiveType(row.mimeType)) {
-        reply.header('content-disposition', disposition('attachment', row.name)).header('content-security-policy', "default-src 'none'; sandbox");
+        .header('content-type', mimeType);
+      if (isActiveType(mimeType)) {
+        reply.header('content-disposition', disposition('attachment', name)).header('content-security-policy', "default-src 'none'; sandbox");
       } else {
         reply
-          .header('content-disposition', disposition('inline', row.name))
+          .header('content-disposition', disposition('inline', name))
           .header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox");
       }
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
@@ -71,14 +81,14 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       try {
         if (range.kind === 'partial') {
-          const stream = await storage.get(row.storageKey, { start: range.start, end: range.end });
+          const stream = await storage.get(key, { start: range.start, end: range.end });
           return reply
             .code(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
             .header('content-length', String(range.end - range.start + 1))
             .send(stream);
         }
-        const stream = await storage.get(row.storageKey);
+        const stream = await storage.get(key);
         return reply.header('content-length', String(size)).send(stream);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -1,4 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
+import { type FeedPage, changedRows } from '../../db/change-feed.js';
 import type { Queryable } from '../../db/client.js';
 import { anyUuid, q } from '../../db/query.js';
 import type { Inquiries } from '../../db/schema.js';
@@ -67,5 +68,10 @@ export const inquiriesRepository = {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** A page of the organization's inquiry change feed: new inquiries and status changes (db/change-feed.ts). */
+  changes(db: Queryable, organizationId: string, cursor: string | undefined, limit: number): Promise<FeedPage<'inquiries'>> {
+    return changedRows(db, 'inquiries', organizationId, cursor, limit);
   },
 };

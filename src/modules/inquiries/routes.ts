@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
-import { IdParams, errorResponses, partnerErrors } from '../../http/schemas.js';
+import { ChangesQuery, IdParams, changesPage, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { dropIgnored } from '../../http/schemas.js';
 import {
   EstateIdParams,
@@ -42,6 +42,21 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'List inquiries, newest first', security, querystring: ListInquiriesQuery, response: { 200: InquiryList, ...partnerErrors() } },
     },
     async (request) => service.list(requireAuth(request).organizationId, request.query),
+  );
+
+  app.get(
+    '/inquiry/changes',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Inquiries created or changed (status) after a cursor, oldest change first (follow nextCursor; never misses a change)',
+        security,
+        querystring: ChangesQuery,
+        response: { 200: changesPage(InquirySchema), ...partnerErrors() },
+      },
+    },
+    async (request) => service.changes(requireAuth(request).organizationId, request.query),
   );
 
   app.patch(

@@ -1,10 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
+import type { ChangesQuery } from '../../http/schemas.js';
 import { isUuid, newId } from '../../ids.js';
 import { requireApartment } from '../apartments/service.js';
 import type { User } from '../users/schemas.js';
 import { loadMembers } from '../users/service.js';
+import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type InquiryFilter, type InquiryRow, inquiriesRepository as repo } from './repository.js';
 import type { Inquiry, SubmitInquiryBody, UpdateInquiryBody } from './schemas.js';
 
@@ -14,7 +16,7 @@ export interface InquiryPage {
 }
 
 /** The API shape of a stored inquiry: without the organization, with its referral user embedded. */
-const toInquiry = ({ organizationId: _, ...row }: InquiryRow, users: Map<string, User>): Inquiry => ({
+const toInquiry = ({ organizationId: _, changeXid: __, ...row }: InquiryRow, users: Map<string, User>): Inquiry => ({
   ...row,
   referralUser: (row.referralUserId && users.get(row.referralUserId)) || null,
 });
@@ -41,16 +43,21 @@ export class InquiriesService {
     }
     if (problems.length > 0) throw unprocessable(`Validation failed: ${problems.join('; ')}`);
 
-    const row = await repo.insert(this.db, {
-      id: newId(),
-      organizationId,
-      estateId: estateId.toLowerCase(),
-      name: input.name.trim(),
-      email: input.email.trim(),
-      phoneNumber: blankToNull(input.phoneNumber),
-      info: blankToNull(input.info),
-      apartmentIds,
-      referralUserId,
+    const row = await this.db.transaction(async (tx) => {
+      const inserted = await repo.insert(tx, {
+        id: newId(),
+        organizationId,
+        estateId: estateId.toLowerCase(),
+        name: input.name.trim(),
+        email: input.email.trim(),
+        phoneNumber: blankToNull(input.phoneNumber),
+        info: blankToNull(input.info),
+        apartmentIds,
+        referralUserId,
+      });
+      const members = await loadMembers(tx, organizationId, referralUserId ? [referralUserId] : []);
+      await emitEvent(tx, organizationId, 'inquiry.created', toInquiry(inserted, members));
+      return inserted;
     });
     return { id: row.id, status: row.status, createdAt: row.createdAt };
   }
@@ -71,19 +78,35 @@ export class InquiriesService {
   }
 
   async update(organizationId: string, id: string, input: Static<typeof UpdateInquiryBody>): Promise<Inquiry> {
-    let row = isUuid(id) ? await repo.get(this.db, organizationId, id) : undefined;
-    if (row && input.status !== undefined) row = await repo.setStatus(this.db, organizationId, id, input.status);
-    if (!row) throw notFound('Inquiry', id);
-    return toInquiry(row, await loadMembers(this.db, organizationId, row.referralUserId ? [row.referralUserId] : []));
+    return this.db.transaction(async (tx) => {
+      const current = isUuid(id) ? await repo.get(tx, organizationId, id) : undefined;
+      if (!current) throw notFound('Inquiry', id);
+      const row = input.status !== undefined ? await repo.setStatus(tx, organizationId, id, input.status) : current;
+      if (!row) throw notFound('Inquiry', id);
+      const inquiry = toInquiry(row, await loadMembers(tx, organizationId, row.referralUserId ? [row.referralUserId] : []));
+      await emitEvent(tx, organizationId, 'inquiry.updated', inquiry, changesOf(current, row));
+      return inquiry;
+    });
+  }
+
+  /** GET /inquiry/changes: one page of the organization's change feed (new inquiries, status changes). */
+  async changes(organizationId: string, query: Static<typeof ChangesQuery>): Promise<{ items: Inquiry[]; nextCursor: string }> {
+    const page = await repo.changes(this.db, organizationId, query.cursor, query.limit ?? 500);
+    return { items: await this.withMembers(organizationId, page.rows), nextCursor: page.nextCursor };
   }
 
   private async page(organizationId: string, filter: InquiryFilter, offset: number, limit: number): Promise<InquiryPage> {
     const [count, rows] = await Promise.all([repo.count(this.db, organizationId, filter), repo.list(this.db, organizationId, filter, offset, limit)]);
+    return { count, items: await this.withMembers(organizationId, rows) };
+  }
+
+  /** The inquiries with their referral users, read in one query. */
+  private async withMembers(organizationId: string, rows: InquiryRow[]): Promise<Inquiry[]> {
     const users = await loadMembers(
       this.db,
       organizationId,
       rows.flatMap((r) => (r.referralUserId ? [r.referralUserId] : [])),
     );
-    return { count, items: rows.map((r) => toInquiry(r, users)) };
+    return rows.map((r) => toInquiry(r, users));
   }
 }

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { prepared, q } from '../../db/query.js';
 import type { ApiKeys, Organizations } from '../../db/schema.js';
+import { KEY_CHANNEL } from '../../http/key-cache.js';
 
 export type OrganizationRow = Selectable<Organizations>;
 /** A key as the service shows it: never its hash. */
@@ -39,13 +40,15 @@ export const organizationsRepository = {
     return (await activeKey(db, hash))[0];
   },
 
+  /**
+   * Revokes a key and, in the same statement, notifies `api_key_revoked` (delivered at commit), so every
+   * instance's key cache drops it within the notification's round trip (src/http/key-cache.ts).
+   */
   async revokeKey(db: Queryable, keyId: string): Promise<boolean> {
     const rows = await q(db)
-      .updateTable('apiKeys')
-      .set({ revokedAt: sql`now()` })
-      .where('id', '=', keyId)
-      .where('revokedAt', 'is', null)
-      .returning('id')
+      .with('revoked', (k) => k.updateTable('apiKeys').set({ revokedAt: sql`now()` }).where('id', '=', keyId).where('revokedAt', 'is', null).returning('id'))
+      .selectFrom('revoked')
+      .select((eb) => eb.fn('pg_notify', [eb.val(KEY_CHANNEL), eb.cast<string>('revoked.id', 'text')]).as('notified'))
       .execute();
     return rows.length > 0;
   },

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../errors.js';
+import { KeyCache } from '../../http/key-cache.js';
 import { isUuid, newId } from '../../ids.js';
 import { organizationsRepository as repo } from './repository.js';
 import type { IssuedKey, Organization } from './schemas.js';
@@ -14,7 +15,12 @@ const KEY_PREFIX = 'epk_';
 export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 export class OrganizationsService {
-  constructor(private readonly db: Database) {}
+  /** Keys seen recently (src/http/key-cache.ts); trusted from the start on PGlite, the only writer. */
+  readonly keyCache: KeyCache;
+
+  constructor(private readonly db: Database) {
+    this.keyCache = new KeyCache(db.kind === 'pglite');
+  }
 
   async create(input: { name: string; featureFlags?: string[] | undefined }): Promise<{ organization: Organization; apiKey: string }> {
     return this.db.transaction(async (tx) => {
@@ -56,13 +62,20 @@ export class OrganizationsService {
   async revokeKey(keyId: string): Promise<void> {
     if (!isUuid(keyId) || !(await repo.keyExists(this.db, keyId))) throw notFound('API key', keyId);
     await repo.revokeKey(this.db, keyId);
+    this.keyCache.revoked(keyId);
   }
 
   /** Resolves a presented secret to its organization, or null when it is unknown or revoked. */
   async authenticate(secret: string): Promise<{ organizationId: string; keyId: string; scopes: ApiKeyScope[] } | null> {
     if (!secret.startsWith(KEY_PREFIX) || secret.length > 200) return null;
-    const row = await repo.findActiveKeyByHash(this.db, hashKey(secret));
+    const hash = hashKey(secret);
+    const cached = this.keyCache.lookup(hash);
+    if (cached) return cached as { organizationId: string; keyId: string; scopes: ApiKeyScope[] };
+    const snapshot = this.keyCache.snapshot();
+    const row = await repo.findActiveKeyByHash(this.db, hash);
     if (!row) return null;
-    return { organizationId: row.organizationId, keyId: row.id, scopes: row.scopes as ApiKeyScope[] };
+    const identity = { organizationId: row.organizationId, keyId: row.id, scopes: row.scopes as ApiKeyScope[] };
+    this.keyCache.store(hash, identity, snapshot);
+    return identity;
   }
 }

@@ -28,6 +28,18 @@ export const foundationCases: ModuleCases = {
       foreign: 404,
       request: (w) => ({ url: '/api/v1/apartment/bulk', body: { buildingId: w.ids.building, apartments: [{ name: fresh('Bulk') }] } }),
     },
+    'POST /api/v1/apartment/upsert': {
+      foreign: 404,
+      request: (w) => ({
+        url: '/api/v1/apartment/upsert',
+        body: { buildingId: w.ids.building, apartments: [{ externalId: fresh('ext'), name: fresh('Upsert') }] },
+      }),
+    },
+    'PATCH /api/v1/apartment/bulk': {
+      foreign: 404,
+      request: (w) => ({ url: '/api/v1/apartment/bulk', body: { apartments: [{ id: w.ids.apartment, isPromoted: true }] } }),
+    },
+    'GET /api/v1/apartment/changes': { foreign: 'isolated', request: () => ({ url: '/api/v1/apartment/changes' }) },
     'GET /api/v1/apartment': { foreign: 'isolated', request: () => ({ url: '/api/v1/apartment' }) },
     'GET /api/v1/apartment/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/apartment/${w.ids.apartment}` }) },
     'PATCH /api/v1/apartment/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/apartment/${w.ids.apartment}`, body: { isPromoted: true } }) },

@@ -26,6 +26,7 @@ export const inquiryCases: ModuleCases = {
       }),
     },
     'GET /api/v1/inquiry': { foreign: 'isolated', request: () => ({ url: '/api/v1/inquiry' }) },
+    'GET /api/v1/inquiry/changes': { foreign: 'isolated', request: () => ({ url: '/api/v1/inquiry/changes' }) },
     'PATCH /api/v1/inquiry/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/inquiry/${w.ids.inquiry}`, body: { status: 'IN_PROGRESS' } }) },
     'GET /api/v1/apartment/:id/inquiries': { foreign: 404, request: (w) => ({ url: `/api/v1/apartment/${w.ids.inquiryApartment}/inquiries` }) },
   },

@@ -4,10 +4,10 @@ import type { Queryable } from '../../../db/client.js';
 import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, DownloadsGroups, DownloadsItems } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
-import { assetJson } from '../assets.js';
+import { type AssetUrlPrefixes, assetJson } from '../assets.js';
 
 /** An item (aliased `d`, its asset joined as `a`) as JSON; its rules: the position is its `order`, the asset is embedded. */
-function item(srcPrefix: string) {
+function item(srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<{ d: DownloadsItems; a: Assets }, 'd' | 'a'>();
   return jsonBuildObject({
     id: eb.ref('d.id'),
@@ -19,7 +19,7 @@ function item(srcPrefix: string) {
 }
 
 /** A group (aliased `g`) as JSON; its rules: the position is its `order`, its items are embedded in their order. */
-function group(organizationId: string, srcPrefix: string) {
+function group(organizationId: string, srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<DB & { g: DownloadsGroups }, 'g'>();
   const items = eb
     .selectFrom('downloadsItems as d')
@@ -33,7 +33,7 @@ function group(organizationId: string, srcPrefix: string) {
 
 export const downloadsRepository = {
   /** Groups with their items, and the state, in one statement. */
-  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes) {
     const groups = expressionBuilder<DB, never>()
       .selectFrom('downloadsGroups as g')
       .select((eb) => jsonList(eb.fn.jsonAgg(group(organizationId, srcPrefix)).orderBy('g.position').orderBy('g.id')).as('groups'))
@@ -43,7 +43,7 @@ export const downloadsRepository = {
     return addonDocument(db, organizationId, estateId, 'downloads').select(groups.as('groups')).executeTakeFirstOrThrow();
   },
 
-  async group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async group(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('downloadsGroups as g')
       .select(group(organizationId, srcPrefix).as('doc'))
@@ -52,7 +52,7 @@ export const downloadsRepository = {
     return row?.doc;
   },
 
-  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('downloadsItems as d')
       .innerJoin('assets as a', 'a.id', 'd.assetId')

@@ -4,10 +4,10 @@ import type { Queryable } from '../../../db/client.js';
 import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, GalleryItems, GallerySections } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
-import { assetJson } from '../assets.js';
+import { type AssetUrlPrefixes, assetJson } from '../assets.js';
 
 /** An item (aliased `i`, its asset joined as `a`) as JSON; its rules: the position is its `order`, the asset is embedded. */
-function item(srcPrefix: string) {
+function item(srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<{ i: GalleryItems; a: Assets }, 'i' | 'a'>();
   return jsonBuildObject({
     id: eb.ref('i.id'),
@@ -20,7 +20,7 @@ function item(srcPrefix: string) {
 }
 
 /** The items of the section aliased `s` (or, with `ungrouped`, the items of no section) as a JSON array in their order. */
-function items(organizationId: string, estateId: string, srcPrefix: string, ungrouped = false) {
+function items(organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes, ungrouped = false) {
   return expressionBuilder<DB & { s: GallerySections }, 's'>()
     .selectFrom('galleryItems as i')
     .innerJoin('assets as a', 'a.id', 'i.assetId')
@@ -32,7 +32,7 @@ function items(organizationId: string, estateId: string, srcPrefix: string, ungr
 }
 
 /** A section (aliased `s`) as JSON; its rules: the position is its `order`, its items are embedded. */
-function section(organizationId: string, estateId: string, srcPrefix: string) {
+function section(organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<{ s: GallerySections }, 's'>();
   return jsonBuildObject({
     id: eb.ref('s.id'),
@@ -45,7 +45,7 @@ function section(organizationId: string, estateId: string, srcPrefix: string) {
 
 export const galleryRepository = {
   /** The whole gallery in one statement: sections with their items, ungrouped items, state. */
-  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes) {
     const eb = expressionBuilder<DB, never>();
     const sections = eb
       .selectFrom('gallerySections as s')
@@ -65,7 +65,7 @@ export const galleryRepository = {
       .executeTakeFirstOrThrow();
   },
 
-  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('gallerySections as s')
       .select(section(organizationId, estateId, srcPrefix).as('doc'))
@@ -74,7 +74,7 @@ export const galleryRepository = {
     return row?.doc;
   },
 
-  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async item(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('galleryItems as i')
       .innerJoin('assets as a', 'a.id', 'i.assetId')

@@ -4,10 +4,10 @@ import type { Queryable } from '../../../db/client.js';
 import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { Assets, DB, InvestmentFiles, InvestmentSections } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
-import { assetJson } from '../assets.js';
+import { type AssetUrlPrefixes, assetJson } from '../assets.js';
 
 /** A file (aliased `f`, its asset joined as `a`) as JSON; its rules: the position is its `order`, the asset is embedded. */
-function file(srcPrefix: string) {
+function file(srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<{ f: InvestmentFiles; a: Assets }, 'f' | 'a'>();
   return jsonBuildObject({
     id: eb.ref('f.id'),
@@ -19,7 +19,7 @@ function file(srcPrefix: string) {
 }
 
 /** A section (aliased `s`) as JSON; its rules: the position is its `order`, its files are embedded in their order. */
-function section(organizationId: string, srcPrefix: string) {
+function section(organizationId: string, srcPrefix: AssetUrlPrefixes) {
   const eb = expressionBuilder<DB & { s: InvestmentSections }, 's'>();
   const files = eb
     .selectFrom('investmentFiles as f')
@@ -33,7 +33,7 @@ function section(organizationId: string, srcPrefix: string) {
 
 export const investmentRepository = {
   /** The whole add-on in one statement: sections with their files, and the state. */
-  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes) {
     const sections = expressionBuilder<DB, never>()
       .selectFrom('investmentSections as s')
       .select((eb) => jsonList(eb.fn.jsonAgg(section(organizationId, srcPrefix)).orderBy('s.position').orderBy('s.id')).as('sections'))
@@ -43,7 +43,7 @@ export const investmentRepository = {
     return addonDocument(db, organizationId, estateId, 'investment').select(sections.as('sections')).executeTakeFirstOrThrow();
   },
 
-  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async section(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('investmentSections as s')
       .select(section(organizationId, srcPrefix).as('doc'))
@@ -52,7 +52,7 @@ export const investmentRepository = {
     return row?.doc;
   },
 
-  async file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: string) {
+  async file(db: Queryable, organizationId: string, estateId: string, id: string, srcPrefix: AssetUrlPrefixes) {
     const row = await q(db)
       .selectFrom('investmentFiles as f')
       .innerJoin('assets as a', 'a.id', 'f.assetId')

@@ -4,7 +4,7 @@ import type { Queryable } from '../../../db/client.js';
 import { deleteOwned, q, updateOwned } from '../../../db/query.js';
 import type { DB, MapConfigs, MapPois } from '../../../db/schema.js';
 import { addonDocument, jsonList } from '../addon-service.js';
-import { assetJson } from '../assets.js';
+import { type AssetUrlPrefixes, assetJson } from '../assets.js';
 
 /** The configuration columns a PUT may set. */
 type MapConfigFields = Omit<Insertable<MapConfigs>, 'organizationId' | 'estateId' | 'createdAt' | 'updatedAt'>;
@@ -28,7 +28,7 @@ function poi() {
 
 export const mapRepository = {
   /** Configuration, logo asset, points of interest and state in one statement. */
-  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: string) {
+  document(db: Queryable, organizationId: string, estateId: string, srcPrefix: AssetUrlPrefixes) {
     const eb = expressionBuilder<DB, never>();
     const config = eb
       .selectFrom('mapConfigs as c')

@@ -1,0 +1,110 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * PGlite in a worker thread (issue 14). PGlite runs SQL synchronously in WebAssembly: on the server's
+ * own thread every statement of a write stops the event loop, and cached public reads wait behind it.
+ * Here the database lives in a worker (src/db/pglite-worker.ts) and this object offers the part of
+ * PGlite's interface `PgliteDatabase` uses (query, transaction, exec, close), each call one message.
+ * Semantics are PGlite's: one transaction at a time, other statements wait for it; the DATA_DIR lock,
+ * held by this process, covers the worker too.
+ */
+
+/** A rejected call's error as the worker sends it: message and the fields PostgreSQL errors carry (code, constraint…). */
+type WireError = { message: string } & Record<string, unknown>;
+type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
+
+export interface ThreadTransaction {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+export class PgliteThread {
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private nextTx = 1;
+  private exited: Error | undefined;
+  closed = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: Reply) => {
+      const call = this.pending.get(reply.id);
+      if (!call) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) call.resolve(reply.value);
+      else call.reject(Object.assign(new Error(reply.error.message), reply.error));
+    });
+    const fail = (err: Error) => {
+      this.exited ??= err;
+      for (const call of this.pending.values()) call.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`The database thread exited (code ${code})`)));
+  }
+
+  /** Starts the worker and opens the database in `dataDir` (`memory://` for none). */
+  static async open(dataDir: string, options: { nice?: number } = {}): Promise<PgliteThread> {
+    // Compiled: the .js next to this file. From source (tests, tsx): the .ts, with tsx's loader
+    // registered inside the worker first (a worker does not inherit the parent's loader hooks).
+    const fromSource = import.meta.url.endsWith('.ts');
+    const worker = fromSource
+      ? new Worker(
+          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); });`,
+          { eval: true, workerData: { dataDir, nice: options.nice } },
+        )
+      : new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { dataDir, nice: options.nice } });
+    const thread = new PgliteThread(worker);
+    try {
+      await thread.call({ op: 'ready' });
+    } catch (err) {
+      await worker.terminate();
+      throw err;
+    }
+    return thread;
+  }
+
+  private call<T>(message: Record<string, unknown>): Promise<T> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  query<T>(sql: string, params: unknown[] = []): Promise<{ rows: T[] }> {
+    return this.call({ op: 'query', sql, params });
+  }
+
+  queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<{ rows: T[] }> {
+    return this.call({ op: 'prepared', name, sql, params });
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.call({ op: 'exec', sql });
+  }
+
+  /** As PGlite's: commits when fn resolves, rolls back when it throws (the error is rethrown). */
+  async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const tx = this.nextTx++;
+    await this.call({ op: 'begin', tx });
+    let result: T;
+    try {
+      result = await fn({ query: <R>(sql: string, params: unknown[] = []) => this.call<{ rows: R[] }>({ op: 'query', tx, sql, params }) });
+    } catch (err) {
+      await this.call({ op: 'end', tx, commit: false }).catch(() => undefined);
+      throw err;
+    }
+    await this.call({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (!this.exited) await this.call({ op: 'close' });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import PQueue from 'p-queue';
+import { boundWork } from '../../../db/bound-work.js';
+import type { Database } from '../../../db/client.js';
+import { json } from '../../../db/query.js';
+import type { BlobStore } from '../../../storage/blob-store.js';
+import { touchAddonsShowingAsset } from '../../addons/asset-references.js';
+import { assetsRepository as repo } from '../repository.js';
+import { VARIANT_WIDTHS } from '../schemas.js';
+import { type RenderedImage, renderImage } from './render.js';
+import { variantKey } from './variant-keys.js';
+
+/** Pending images read per batch when resuming after a start. */
+const RESUME_BATCH = 200;
+/** An on-demand request (a variant URL asked for before it was made) goes ahead of background work. */
+const URGENT = 1;
+/** Event-loop utilisation above which a background job pauses between steps: requests are being served. */
+const BUSY_LOOP = 0.5;
+/** Longest pause between two steps of a background job. */
+const MAX_PAUSE_MS = 1_000;
+
+export interface ImageProcessorOptions {
+  /**
+   * Whether uploads queue their job and the start resumes pending ones. Off, images stay pending
+   * until a variant URL is requested (tests of the crash-resume and on-demand paths use it).
+   */
+  background: boolean;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Makes images' variants and placeholder after their upload answered. The durable record of the work
+ * is the asset row's `image_state = 'pending'`, written by the insert that records the upload; a
+ * process that dies before a job ran leaves it pending, and the next start (or the first request of a
+ * variant URL, on any instance) makes it. One job at a time: libvips works on one image with one
+ * thread, so the other core keeps serving requests, and memory is bounded by one image.
+ */
+export class ImageProcessor {
+  private readonly queue = new PQueue({ concurrency: 1 });
+  /** Jobs queued or running, by asset id: a second ask for the same asset joins the first. */
+  private readonly jobs = new Map<string, Promise<void>>();
+  private closed = false;
+  /** Assets requests are waiting for (how many): their jobs do not pause for other requests. */
+  private readonly awaited = new Map<string, number>();
+  private loop: EventLoopUtilization = performance.eventLoopUtilization();
+  private stepStarted = performance.now();
+
+  constructor(
+    private readonly db: Database,
+    private readonly storage: BlobStore,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: ImageProcessorOptions,
+  ) {}
+
+  /** After an upload committed: make the variants in the background (unless background work is off). */
+  enqueue(organizationId: string, id: string): void {
+    if (!this.options.background) return;
+    void this.run(organizationId, id, 0).catch(() => undefined);
+  }
+
+  /** Makes the asset's variants now (ahead of background work), or waits for the job already under way. */
+  async ensure(organizationId: string, id: string): Promise<void> {
+    this.awaited.set(id, (this.awaited.get(id) ?? 0) + 1);
+    try {
+      await this.run(organizationId, id, URGENT);
+    } finally {
+      const left = (this.awaited.get(id) ?? 1) - 1;
+      if (left > 0) this.awaited.set(id, left);
+      else this.awaited.delete(id);
+    }
+  }
+
+  /** Queues every image left pending (a crash, a shutdown mid-job). Resolves when all are queued. */
+  async resume(): Promise<number> {
+    if (!this.options.background) return 0;
+    let queued = 0;
+    // A job that failed for the store (it stays pending) is not tried again by this resume.
+    const tried = new Set<string>();
+    for (;;) {
+      const batch = await repo.pendingImages(this.db, RESUME_BATCH);
+      const fresh = batch.filter((a) => !this.jobs.has(a.id) && !tried.has(a.id));
+      for (const { organizationId, id } of fresh) {
+        tried.add(id);
+        this.enqueue(organizationId, id);
+      }
+      queued += fresh.length;
+      if (batch.length < RESUME_BATCH || fresh.length === 0 || this.closed) break;
+      // Wait for this batch before reading the next, so the queue never holds more than one batch.
+      await this.queue.onIdle();
+    }
+    return queued;
+  }
+
+  /** Resolves when no job is queued or running (tests and the benchmark). */
+  idle(): Promise<void> {
+    return this.queue.onIdle();
+  }
+
+  /** Stops taking work; the job under way finishes, queued ones stay pending in the database. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.clear();
+    await this.queue.onIdle();
+  }
+
+  private run(organizationId: string, id: string, priority: number): Promise<void> {
+    const existing = this.jobs.get(id);
+    if (existing) {
+      // An urgent ask for a job still waiting in the queue moves it to the front.
+      if (priority === URGENT) this.queue.setPriority(id, URGENT);
+      return existing;
+    }
+    if (this.closed) return this.process(organizationId, id);
+    // Outside the caller's request: its bound transaction (a keyed upload) must not carry the job's queries.
+    const job = boundWork.exit(() => this.queue.add(() => this.process(organizationId, id), { id, priority })).finally(() => this.jobs.delete(id));
+    this.jobs.set(id, job);
+    return job;
+  }
+
+  /**
+   * Between two steps of a background job (not one a request waits for): while the event loop has been busy serving requests, pause
+   * about as long as the last step took (the image work then takes at most half of a core's time the
+   * requests could use); on an idle server, go on at once. libvips runs off the event loop, but on a
+   * loaded machine its thread competes with the loop for the same cores.
+   */
+  private async yieldToRequests(id: string): Promise<void> {
+    if (this.awaited.has(id)) return;
+    const busy = performance.eventLoopUtilization(this.loop).utilization > BUSY_LOOP;
+    const step = performance.now() - this.stepStarted;
+    if (busy) await sleep(Math.min(MAX_PAUSE_MS, step));
+    this.loop = performance.eventLoopUtilization();
+    this.stepStarted = performance.now();
+  }
+
+  private async process(organizationId: string, id: string): Promise<void> {
+    const row = await repo.get(this.db, organizationId, id);
+    if (row?.imageState !== 'pending') return;
+    this.loop = performance.eventLoopUtilization();
+    this.stepStarted = performance.now();
+    let original: Buffer;
+    try {
+      original = await readAll(await this.storage.get(row.storageKey));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // the store is down: stays pending
+      return this.finish(organizationId, id, row.storageKey, undefined);
+    }
+    let rendered: RenderedImage | undefined;
+    try {
+      rendered = await renderImage(original, () => this.yieldToRequests(id));
+    } catch (err) {
+      // Truncated, corrupt, over the pixel limit, a format the library lacks: the asset stays, without variants.
+      this.log.info({ assetId: id, reason: (err as Error).message }, 'image cannot be read; no dimensions or variants');
+    }
+    for (const v of rendered?.variants ?? []) {
+      await this.storage.put(variantKey(row.storageKey, v.width), Readable.from([v.data]), 'image/webp');
+    }
+    await this.finish(organizationId, id, row.storageKey, rendered);
+  }
+
+  private async finish(organizationId: string, id: string, storageKey: string, rendered: RenderedImage | undefined): Promise<void> {
+    const recorded = await this.db.transaction(async (tx) => {
+      const done = await repo.finishImage(tx, organizationId, id, {
+        width: rendered?.width ?? null,
+        height: rendered?.height ?? null,
+        // A file that cannot be decoded keeps what its header said: its original is served as it is.
+        ...(rendered && { hasLocation: rendered.hasLocation }),
+        placeholder: rendered?.placeholder ?? null,
+        variants: json((rendered?.variants ?? []).map(({ width, height, sizeBytes }) => ({ width, height, sizeBytes }))),
+        imageState: rendered ? 'ready' : 'failed',
+      });
+      if (done) await touchAddonsShowingAsset(tx, organizationId, id);
+      return done;
+    });
+    // Deleted while its variants were made: the delete may have run before they were stored.
+    if (!recorded) await this.deleteVariants(storageKey);
+  }
+
+  /** Removes every variant an asset can have (the asset is deleted); missing ones are no error. */
+  async deleteVariants(storageKey: string): Promise<void> {
+    await Promise.all(VARIANT_WIDTHS.map((w) => this.storage.delete(variantKey(storageKey, w)).catch(() => undefined)));
+  }
+}

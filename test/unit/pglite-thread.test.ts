@@ -1,0 +1,117 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BoundWork, boundWork } from '../../src/db/bound-work.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
+import { mapDatabaseError } from '../../src/db/errors.js';
+
+// PGlite in its worker thread (src/db/pglite-thread.ts), as the server runs it: the same answers,
+// errors, transactions and savepoints as PGlite on the calling thread.
+describe('PGlite in a worker thread', () => {
+  let db: Database;
+
+  beforeAll(async () => {
+    db = await openDatabase({ thread: true });
+    await db.exec(`
+      CREATE TABLE t (id int PRIMARY KEY, n bigint, at timestamptz DEFAULT now(), doc jsonb, CONSTRAINT t_n_uq UNIQUE (n));
+    `);
+  });
+  afterAll(() => db?.close());
+
+  it('answers rows with the same type conversions', async () => {
+    const [row] = await db.query<{ id: number; n: number; at: string; doc: unknown }>(
+      'INSERT INTO t (id, n, at, doc) VALUES ($1, $2, $3, $4::jsonb) RETURNING *',
+      [1, 9_007_199_254_740, '2024-03-01T12:00:00.123Z', JSON.stringify({ a: [1, 'x'] })],
+    );
+    expect(row).toEqual({ id: 1, n: 9_007_199_254_740, at: '2024-03-01T12:00:00.123Z', doc: { a: [1, 'x'] } });
+  });
+
+  it('rejects with the PostgreSQL error fields the error mapping reads', async () => {
+    const err = await db.query('INSERT INTO t (id, n) VALUES (2, 9007199254740)').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: '23505', constraint: 't_n_uq' });
+    expect(mapDatabaseError(err)?.statusCode).toBe(409);
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id, n) VALUES (10, 10)');
+      await tx.query('INSERT INTO t (id, n) VALUES (11, 11)');
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id, n) VALUES (12, 12)');
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const ids = (await db.query<{ id: number }>('SELECT id FROM t WHERE id >= 10 ORDER BY id')).map((r) => r.id);
+    expect(ids).toEqual([10, 11]);
+  });
+
+  it('a statement outside a transaction waits for it, as on PGlite itself', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const tx = db.transaction(async (t) => {
+      await t.query('INSERT INTO t (id, n) VALUES (20, 20)');
+      order.push('tx inserted');
+      await held;
+      order.push('tx ends');
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const outside = db.query<{ c: number }>('SELECT count(*)::int AS c FROM t WHERE id = 20').then((rows) => {
+      order.push('outside read');
+      return rows[0]!.c;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await tx;
+    expect(await outside).toBe(1);
+    expect(order).toEqual(['tx inserted', 'tx ends', 'outside read']);
+  });
+
+  it('bound work: savepoints inside one held transaction, rolled back as a whole', async () => {
+    const work = new BoundWork(async (tx) => {
+      await tx.query('INSERT INTO t (id, n) VALUES (30, 30)');
+    });
+    await boundWork.run(work, async () => {
+      await db.transaction(async (tx) => tx.query('INSERT INTO t (id, n) VALUES (31, 31)'));
+      await expect(db.transaction(async (tx) => tx.query('INSERT INTO t (id, n) VALUES (32, 31)'))).rejects.toMatchObject({ code: '23505' });
+      await db.query('INSERT INTO t (id, n) VALUES (33, 33)');
+    });
+    await work.end();
+    expect(await db.query('SELECT id FROM t WHERE id BETWEEN 30 AND 39')).toEqual([]);
+
+    const kept = new BoundWork(async () => undefined);
+    await boundWork.run(kept, () => db.query('INSERT INTO t (id, n) VALUES (34, 34)'));
+    await kept.end(async (tx) => {
+      await tx.query('INSERT INTO t (id, n) VALUES (35, 35)');
+    });
+    expect((await db.query<{ id: number }>('SELECT id FROM t WHERE id BETWEEN 30 AND 39 ORDER BY id')).map((r) => r.id)).toEqual([34, 35]);
+  });
+
+  it('closes once; a call after close is refused', async () => {
+    const other = await openDatabase({ thread: true });
+    expect(await other.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await other.close();
+    await other.close();
+    await expect(other.query('SELECT 1')).rejects.toThrow();
+  });
+});
+
+describe('the PGlite thread', () => {
+  it.runIf(existsSync('/proc/thread-self'))('runs five nice levels below the thread that opened it', async () => {
+    const nice = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const before = new Set(readdirSync('/proc/self/task'));
+    const db = await openDatabase({ thread: true });
+    try {
+      const own = nice(String(process.pid));
+      const added = readdirSync('/proc/self/task').filter((t) => !before.has(t));
+      expect(added.map(nice)).toContain(Math.min(19, own + 5));
+      expect(nice(String(process.pid))).toBe(own);
+    } finally {
+      await db.close();
+    }
+  });
+});
