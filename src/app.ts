@@ -9,6 +9,7 @@ import { installAuth } from './http/auth.js';
 import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { redactingLoggerOptions } from './http/logging.js';
+import { installPublishable } from './http/publishable.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
@@ -39,6 +40,8 @@ export interface RouteEntry {
   url: string;
   auth: string;
   idempotent: boolean;
+  /** A GET a publishable key may call (src/http/publishable.ts). */
+  publishable: boolean;
 }
 
 declare module 'fastify' {
@@ -90,8 +93,14 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      const config = (route.config ?? {}) as { auth?: string; idempotent?: boolean };
-      routeTable.push({ method, url: route.url, auth: config.auth ?? 'none', idempotent: config.idempotent === true });
+      const config = (route.config ?? {}) as { auth?: string; idempotent?: boolean; publishable?: boolean };
+      routeTable.push({
+        method,
+        url: route.url,
+        auth: config.auth ?? 'none',
+        idempotent: config.idempotent === true,
+        publishable: config.publishable === true,
+      });
     }
   });
   app.decorate('deps', deps);
@@ -106,6 +115,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
+  installPublishable(app);
   listenOnPostgres(app);
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
   await installRateLimit(app, config, {

@@ -18,8 +18,9 @@ While the server runs on the embedded database, use the admin API instead.
 
 Commands:
   create-org --name <name> [--feature-flags a,b]   create an organization; prints {organization, apiKey}
-  issue-key --org <organizationId> [--scopes read,write] [--name <label>]
+  issue-key --org <organizationId> [--scopes read,write|publishable] [--name <label>] [--expires-at <ISO time>]
                                                    issue another API key; prints it once
+                                                   (publishable: for browsers, reads what a public page shows)
   revoke-key --key-id <keyId>                      revoke a key (it answers 401 from then on)
   list-orgs                                        list organizations as JSON
   migrate                                          apply pending migrations
@@ -82,12 +83,16 @@ export async function runCli(argv: string[], out: Write, err: Write): Promise<nu
         return 0;
       }
       case 'issue-key': {
-        const o = options(rest, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } });
+        const o = options(rest, { org: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, 'expires-at': { type: 'string' } });
         if (o.org === undefined) throw new UsageError('--org is required');
         const scopes = list(o.scopes);
         const unknown = scopes?.find((s) => !API_KEY_SCOPES.includes(s as ApiKeyScope));
-        if (unknown !== undefined) throw new UsageError(`--scopes takes read and/or write, comma-separated; got "${unknown}"`);
-        const input = checked(IssueKeyBody, { ...(o.name !== undefined ? { name: o.name } : {}), ...(scopes ? { scopes } : {}) });
+        if (unknown !== undefined) throw new UsageError(`--scopes takes read and/or write, or publishable alone, comma-separated; got "${unknown}"`);
+        const input = checked(IssueKeyBody, {
+          ...(o.name !== undefined ? { name: o.name } : {}),
+          ...(scopes ? { scopes } : {}),
+          ...(o['expires-at'] !== undefined ? { expiresAt: o['expires-at'] } : {}),
+        });
         out(json(await withOrganizations((orgs) => orgs.issueKey(o.org!, input))));
         return 0;
       }

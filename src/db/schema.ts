@@ -58,6 +58,7 @@ export interface Apartments {
 
 export interface ApiKeys {
   createdAt: Generated<string>;
+  expiresAt: string | null;
   id: string;
   keyHash: string;
   keyPrefix: string;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { OrganizationsService } from '../modules/organizations/service.js';
+import { type OrganizationsService, isPublishable } from '../modules/organizations/service.js';
 import type { AuthContext, AuthMode } from './route-config.js';
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -46,7 +46,15 @@ export function installAuth(app: FastifyInstance, deps: { organizations: Organiz
       throw new AppError('unauthorized', 'Missing API key; send Authorization: Bearer <key>');
     }
     const auth = token ? await deps.organizations.authenticate(token) : null;
-    if (!auth) throw new AppError('unauthorized', 'Invalid or revoked API key');
+    if (!auth) throw new AppError('unauthorized', 'Invalid, expired or revoked API key');
+    if (isPublishable(auth)) {
+      // On a public route a publishable key is an anonymous visitor: the public view, never the owner's.
+      if (mode === 'public') return;
+      request.auth = auth;
+      const readable = request.routeOptions.config?.publishable === true && (request.method === 'GET' || request.method === 'HEAD');
+      if (!readable) throw new AppError('forbidden', 'A publishable key reads only what a public page shows; this route needs a read or write key');
+      return;
+    }
     request.auth = auth;
     if (mode === 'partner') {
       const needed = request.routeOptions.config?.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');

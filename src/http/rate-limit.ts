@@ -3,11 +3,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { isPublishable } from '../modules/organizations/service.js';
 
 type Budget = 'key' | 'anonymous' | 'inquiry';
 
+/**
+ * A publishable key is shared by every visitor of the page it is in, so it draws from the anonymous
+ * budget of each visitor's IP, not from one budget all visitors would exhaust together.
+ */
+const meteredKey = (request: FastifyRequest) => (request.auth && !isPublishable(request.auth) ? request.auth : null);
+
 const budgetOf = (request: FastifyRequest): Budget =>
-  request.routeOptions.config?.rateLimitClass === 'inquiry' ? 'inquiry' : request.auth ? 'key' : 'anonymous';
+  request.routeOptions.config?.rateLimitClass === 'inquiry' ? 'inquiry' : meteredKey(request) ? 'key' : 'anonymous';
 
 export interface RateLimitOptions {
   /** Prefix of the Redis counters; instances that should share budgets use the same one. */
@@ -55,7 +62,10 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
     hook: 'preValidation',
     timeWindow: windowMs,
     max: (request: FastifyRequest) => max[budgetOf(request)],
-    keyGenerator: (request: FastifyRequest) => `${budgetOf(request)}:${request.auth ? `key:${request.auth.keyId}` : `ip:${request.ip}`}`,
+    keyGenerator: (request: FastifyRequest) => {
+      const key = meteredKey(request);
+      return `${budgetOf(request)}:${key ? `key:${key.keyId}` : `ip:${request.ip}`}`;
+    },
     // Health, docs, the OpenAPI document and files are not metered; the operator surface is trusted.
     allowList: (request: FastifyRequest) => {
       const auth = request.routeOptions.config?.auth;

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { isPublishable } from '../modules/organizations/service.js';
 import { markAnsweredEarly, trackConnections } from './connection-state.js';
 import { findUnstorableText } from './validation.js';
 
@@ -29,7 +30,10 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
     const origin = request.headers.origin;
-    if (origin) applyCors(request.routeOptions.config?.auth, origin, config.corsOrigins, reply);
+    if (origin) {
+      const auth = request.routeOptions.config?.auth;
+      applyCors(auth === 'public' || auth === 'none' || isPublishable(request.auth), origin, config.corsOrigins, reply);
+    }
     return payload;
   });
 
@@ -53,16 +57,17 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
 }
 
 /**
- * Public reads (add-on GETs, files) are open to any origin: the published viewer runs on the
- * developer's own domain. The partner surface answers CORS only for CORS_ORIGINS (none by default),
- * because a key must not be used from a browser page of another site.
+ * Public reads (add-on GETs, files) and whatever a publishable key may call are open to any origin:
+ * the published viewer runs on the developer's own domain. The rest of the partner surface answers
+ * CORS only for CORS_ORIGINS (none by default), because a read or write key must not be used from a
+ * browser page of another site.
  */
-function applyCors(auth: string | undefined, origin: string, allowedOrigins: string[], reply: { header: (k: string, v: string) => unknown }): void {
+function applyCors(open: boolean, origin: string, allowedOrigins: string[], reply: { header: (k: string, v: string) => unknown }): void {
   if (allowedOrigins.includes('*') || allowedOrigins.includes(origin)) {
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'origin');
     reply.header('access-control-expose-headers', 'etag,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,idempotent-replayed,x-request-id');
-  } else if (auth === 'public' || auth === 'none') {
+  } else if (open) {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', 'etag,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,x-request-id');
   }

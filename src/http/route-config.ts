@@ -20,6 +20,12 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Scope the partner key needs; defaults to read for GET/HEAD and write otherwise. */
     scope?: ApiKeyScope;
+    /**
+     * A GET a publishable key may call: it reads only what a public page shows, and the answer is
+     * masked and made cacheable for such a key (src/http/publishable.ts). Every other partner route
+     * answers a publishable key 403.
+     */
+    publishable?: boolean;
     /** A creating POST: honours Idempotency-Key. */
     idempotent?: boolean;
     /** Which rate-limit budget the route draws from; defaults by auth mode. */

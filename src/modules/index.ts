@@ -8,7 +8,7 @@ import { fileRoutes } from './files/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { inquiryRoutes } from './inquiries/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
-import { adminRoutes } from './organizations/routes.js';
+import { adminRoutes, apiKeyRoutes } from './organizations/routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -30,6 +30,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(assetRoutes);
       await api.register(addonRoutes);
       await api.register(webhookRoutes);
+      await api.register(apiKeyRoutes);
     },
     { prefix: '/api/v1' },
   );

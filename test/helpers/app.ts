@@ -27,7 +27,7 @@ export interface TestApp {
   request(opts: RequestOptions): Promise<LightMyRequestResponse>;
   createOrg(name?: string, featureFlags?: string[]): Promise<TestOrg>;
   /** Issues another key for an organization, e.g. read-only. */
-  issueKey(orgId: string, scopes: Array<'read' | 'write'>): Promise<{ id: string; key: string }>;
+  issueKey(orgId: string, scopes: Array<'read' | 'write' | 'publishable'>): Promise<{ id: string; key: string }>;
   close(): Promise<void>;
 }
 
@@ -94,7 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return { id: body.organization.id, name: body.organization.name, key: body.apiKey };
   };
 
-  const issueKey = async (orgId: string, scopes: Array<'read' | 'write'>) => {
+  const issueKey = async (orgId: string, scopes: Array<'read' | 'write' | 'publishable'>) => {
     const res = await request({ method: 'POST', url: `/api/v1/admin/organizations/${orgId}/api-keys`, key: ADMIN_TOKEN, body: { scopes } });
     if (res.statusCode !== 201) throw new Error(`issueKey failed: ${res.statusCode} ${res.body}`);
     const body = res.json() as { id: string; apiKey: string };

@@ -64,7 +64,7 @@ describe(`estate-publisher CLI on ${TEST_DATABASE}`, () => {
     orgId = out.organization.id;
     firstKey = out.apiKey;
     const auth = await withDb((db) => new OrganizationsService(db).authenticate(firstKey));
-    expect(auth).toEqual({ organizationId: orgId, keyId: expect.any(String), scopes: ['read', 'write'] });
+    expect(auth).toEqual({ organizationId: orgId, keyId: expect.any(String), scopes: ['read', 'write'], expiresAt: null });
   }, 120_000);
 
   it('issue-key and revoke-key', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from '../helpers/app.js';
 import { MODULE_CASES } from '../tenancy/cases/index.js';
+import { PROSPECT_EMAIL, PROSPECT_PHONE } from '../tenancy/cases/inquiries.js';
 import type { RouteCase, World } from '../tenancy/types.js';
 
 /**
@@ -17,10 +18,11 @@ describe('tenancy and auth over every route', () => {
     const a = await t.createOrg('Tenant A');
     const b = await t.createOrg('Tenant B');
     const readOnly = await t.issueKey(a.id, ['read']);
+    const publishable = await t.issueKey(a.id, ['publishable']);
     const revoked = await t.issueKey(a.id, ['read', 'write']);
     const del = await t.request({ method: 'DELETE', url: `/api/v1/admin/api-keys/${revoked.id}`, key: ADMIN_TOKEN });
     expect(del.statusCode).toBe(204);
-    w = { t, a, b, readOnlyA: readOnly.key, revokedA: revoked.key, ids: {} };
+    w = { t, a, b, readOnlyA: readOnly.key, revokedA: revoked.key, publishableA: publishable.key, ids: {} };
     for (const m of MODULE_CASES) await m.prepare?.(w);
   });
   afterAll(async () => w?.t.close());
@@ -44,6 +46,23 @@ describe('tenancy and auth over every route', () => {
       expect(partner.statusCode, `${r.method} ${r.url} with an organization key`).toBe(403);
       expect(partner.json()).toMatchObject({ statusCode: 403, error: 'Forbidden' });
     }
+  });
+
+  it('a publishable key may call exactly the reads of what a public page shows', () => {
+    const readable = w.t.app.routeTable.filter((r) => r.publishable).map((r) => `${r.method} ${r.url}`);
+    expect(readable.sort()).toEqual(
+      [
+        'GET /api/v1/apartment',
+        'GET /api/v1/apartment/:id',
+        'GET /api/v1/apartment/:id/panoramas',
+        'GET /api/v1/asset',
+        'GET /api/v1/asset/:id',
+        'GET /api/v1/building/:id',
+        'GET /api/v1/estate',
+        'GET /api/v1/estate/:id',
+        'GET /api/v1/navigator/:id',
+      ].sort(),
+    );
   });
 
   const routeKeys = () => w.t.app.routeTable.filter((r) => r.auth === 'partner' || r.auth === 'public');
@@ -82,6 +101,17 @@ describe('tenancy and auth over every route', () => {
       } else {
         const leaked = Object.values(w.ids).filter((id) => foreign.body.includes(id));
         check('foreign key isolated', foreign.statusCode < 300 && leaked.length === 0, `${foreign.statusCode} leaked ${leaked.join(',')}`);
+      }
+
+      // A's publishable key: the reads of a public page answer (masked), everything else of the
+      // partner surface is 403, public routes treat it as an anonymous visitor; no answer carries
+      // a prospect's e-mail or phone.
+      const browser = await send(w.publishableA);
+      if (r.auth === 'public') check('publishable key on a public route', browser.statusCode < 400, `${browser.statusCode} ${browser.body}`);
+      else if (r.publishable) check('publishable key on a public-page read', browser.statusCode === 200, `${browser.statusCode} ${browser.body}`);
+      else check('publishable key elsewhere', browser.statusCode === 403 && browser.json().error === 'Forbidden', `${browser.statusCode} ${browser.body}`);
+      for (const secret of [PROSPECT_EMAIL, PROSPECT_PHONE]) {
+        check('publishable answer free of personal data', !browser.body.includes(secret), `contains ${secret}`);
       }
 
       const own = await send(w.a.key);

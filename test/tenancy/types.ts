@@ -5,9 +5,10 @@ export interface World {
   t: TestApp;
   a: TestOrg;
   b: TestOrg;
-  /** A's read-only key and A's revoked key. */
+  /** A's read-only key, A's revoked key and A's publishable (browser) key. */
   readOnlyA: string;
   revokedA: string;
+  publishableA: string;
   /** Ids of A's resources, filled by each module's prepare(). */
   ids: Record<string, string>;
 }

@@ -116,7 +116,7 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/apartment',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'List apartments (every match unless limit is given)',
@@ -131,7 +131,7 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/apartment/:id',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'Read an apartment with its building',

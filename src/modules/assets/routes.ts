@@ -212,7 +212,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/asset',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses',
@@ -227,7 +227,7 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/asset/:id',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it',

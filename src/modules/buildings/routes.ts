@@ -28,7 +28,7 @@ export const buildingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/building/:id',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'Read a building',

@@ -47,6 +47,11 @@ export const estatesRepository = {
     await sql`SELECT pg_advisory_xact_lock(${SLUG_LOCK_NAMESPACE}, hashtext(${base}))`.execute(q(db));
   },
 
+  /** Slugs are unique across organizations, compared case-insensitively (estates_slug_uq). */
+  findBySlug(db: Queryable, slug: string): Promise<{ id: string; slug: string; name: string } | undefined> {
+    return q(db).selectFrom('estates').select(['id', 'slug', 'name']).where(sql<string>`lower(slug)`, '=', slug.toLowerCase()).executeTakeFirst();
+  },
+
   async slugsLike(db: Queryable, base: string): Promise<string[]> {
     const slug = sql<string>`lower(slug)`;
     const rows = await q(db)

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
-import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
+import { PUBLISHABLE_MAX_AGE_SECONDS } from '../../http/publishable.js';
+import { IdParams, dropIgnored, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { BuildingSchema } from '../buildings/schemas.js';
 import { NavigatorSchema } from '../navigators/schemas.js';
-import { CreateEstateBody, ESTATE_IGNORED, EstateSchema, ListEstatesQuery, SetupBody, UpdateEstateBody } from './schemas.js';
+import { CreateEstateBody, ESTATE_IGNORED, EstateBySlug, EstateSchema, ListEstatesQuery, SetupBody, SlugParams, UpdateEstateBody } from './schemas.js';
 
 export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.estates;
@@ -49,7 +50,7 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/estate',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'List the organization’s estates, newest first',
@@ -62,9 +63,27 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
+    '/estates/by-slug/:slug',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: "Find an estate by its slug (no key needed): the public page's way to its add-ons",
+        security: [{}, { apiKey: [] }],
+        params: SlugParams,
+        response: { 200: EstateBySlug, ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const found = await service.bySlug(request.params.slug);
+      return reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`).header('etag', etagOf(found)).send(found);
+    },
+  );
+
+  app.get(
     '/estate/:id',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags,
         summary: 'Read an estate with its buildings and organization',

@@ -90,3 +90,10 @@ export const SetupBody = withIgnored(
   },
   [],
 );
+
+export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200, description: 'The estate slug (case-insensitive)' }) });
+
+export const EstateBySlug = Type.Object(
+  { id: Type.String(), slug: Type.String(), name: Type.String() },
+  { title: 'EstateBySlug', description: 'Enough to read the add-ons of /api/v1/estates/{id}/…' },
+);

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
-import { forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import { requireIfMatch } from '../../http/etag.js';
 import { isUuid, iso, newId } from '../../ids.js';
 import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
@@ -42,6 +42,13 @@ const isSlugClash = (err: unknown) =>
 
 export class EstatesService {
   constructor(private readonly db: Database) {}
+
+  /** The public page's way in: keyless, any organization's estate, only what its URL already says. */
+  async bySlug(slug: string): Promise<{ id: string; slug: string; name: string }> {
+    const found = await repo.findBySlug(this.db, slug);
+    if (!found) throw new AppError('notFound', `Estate with slug ${slug} not found`);
+    return found;
+  }
 
   private async toEstate(db: Queryable, row: EstateRow, buildings?: BuildingRow[]): Promise<Estate> {
     const org = await organizationsRepository.get(db, row.organizationId);

@@ -11,7 +11,7 @@ export const navigatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/navigator/:id',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags: ['Estates'],
         summary: 'Read a navigator',

@@ -9,10 +9,17 @@ export type OrganizationRow = Selectable<Organizations>;
 /** A key as the service shows it: never its hash. */
 export type ApiKeyRow = Omit<Selectable<ApiKeys>, 'keyHash'>;
 
-const KEY_COLUMNS = ['id', 'organizationId', 'name', 'keyPrefix', 'scopes', 'createdAt', 'revokedAt'] as const;
+const KEY_COLUMNS = ['id', 'organizationId', 'name', 'keyPrefix', 'scopes', 'createdAt', 'expiresAt', 'revokedAt'] as const;
 
-/** Every authenticated request runs this: compiled once. */
-const activeKey = prepared((k, hash: string) => k.selectFrom('apiKeys').select(KEY_COLUMNS).where('keyHash', '=', hash).where('revokedAt', 'is', null));
+/** Every authenticated request that misses the key cache runs this: compiled once. An expired key is unknown. */
+const activeKey = prepared((k, hash: string) =>
+  k
+    .selectFrom('apiKeys')
+    .select(KEY_COLUMNS)
+    .where('keyHash', '=', hash)
+    .where('revokedAt', 'is', null)
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<string>`now()`)])),
+);
 
 export const organizationsRepository = {
   insert(db: Queryable, org: { id: string; name: string; featureFlags: string[] }): Promise<OrganizationRow> {
@@ -27,7 +34,10 @@ export const organizationsRepository = {
     return q(db).selectFrom('organizations').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
   },
 
-  insertKey(db: Queryable, key: { id: string; organizationId: string; name: string; hash: string; prefix: string; scopes: string[] }): Promise<ApiKeyRow> {
+  insertKey(
+    db: Queryable,
+    key: { id: string; organizationId: string; name: string; hash: string; prefix: string; scopes: string[]; expiresAt: string | null },
+  ): Promise<ApiKeyRow> {
     const { hash, prefix, ...rest } = key;
     return q(db)
       .insertInto('apiKeys')
@@ -55,5 +65,38 @@ export const organizationsRepository = {
 
   async keyExists(db: Queryable, keyId: string): Promise<boolean> {
     return (await q(db).selectFrom('apiKeys').select('id').where('id', '=', keyId).executeTakeFirst()) !== undefined;
+  },
+
+  /** An organization's keys, newest first, revoked and expired ones included (they say so). */
+  listKeys(db: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
+    return q(db)
+      .selectFrom('apiKeys')
+      .select(KEY_COLUMNS)
+      .where('organizationId', '=', organizationId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  },
+
+  findKey(db: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+    return q(db).selectFrom('apiKeys').select(KEY_COLUMNS).where('organizationId', '=', organizationId).where('id', '=', keyId).executeTakeFirst();
+  },
+
+  /**
+   * The ids of the organization's usable write keys (not revoked, not expired), locked until the
+   * transaction ends: two revocations racing for the last two write keys are serialised here, so
+   * they cannot both succeed.
+   */
+  async lockUsableWriteKeys(db: Queryable, organizationId: string): Promise<string[]> {
+    const rows = await q(db)
+      .selectFrom('apiKeys')
+      .select('id')
+      .where('organizationId', '=', organizationId)
+      .where('revokedAt', 'is', null)
+      .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', sql<string>`now()`)]))
+      .where(sql<boolean>`'write' = ANY(scopes)`)
+      .forUpdate()
+      .execute();
+    return rows.map((r) => r.id);
   },
 };

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { IdParams, errorResponses } from '../../http/schemas.js';
+import { requireAuth } from '../../http/auth.js';
+import { IdParams, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { AdminUpdateEstateBody, EstateSchema } from '../estates/schemas.js';
 import {
+  ApiKeySchema,
+  CreateKeyBody,
   CreateOrganizationBody,
   CreatedOrganization,
   IssueKeyBody,
@@ -93,5 +96,64 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => estates.adminUpdate(request.params.id, request.body),
+  );
+};
+
+/**
+ * An organization manages its own keys. Every one of these needs the write scope, also the list: a
+ * read-only or publishable key must not learn which other keys exist.
+ */
+export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { organizations } = app.services;
+  const tags = ['API keys'];
+  const security = [{ apiKey: [] }];
+  const config = { auth: 'partner' as const, scope: 'write' as const };
+
+  app.get(
+    '/api-keys',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "List the organization's API keys, newest first (never their secrets; revoked and expired keys say so)",
+        security,
+        response: { 200: Type.Array(ApiKeySchema), ...partnerErrors() },
+      },
+    },
+    async (request) => organizations.listKeys(requireAuth(request).organizationId),
+  );
+
+  app.post(
+    '/api-keys',
+    {
+      // Not idempotent on purpose: a replay would need the secret stored in the clear (docs/decisions.md).
+      config,
+      schema: {
+        tags,
+        summary: 'Issue an API key (read, write, or publishable for browsers); the secret is shown only in this answer',
+        security,
+        body: CreateKeyBody,
+        response: { 201: IssuedKeySchema, ...partnerErrors() },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await organizations.createKey(requireAuth(request).organizationId, request.body)),
+  );
+
+  app.delete(
+    '/api-keys/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Revoke an API key (401 from then on, on every instance within a second); not the last write key (409)',
+        security,
+        params: IdParams,
+        response: { 204: Type.Null(), ...partnerErrors(409) },
+      },
+    },
+    async (request, reply) => {
+      await organizations.revokeOwnKey(requireAuth(request).organizationId, request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 };

@@ -1,15 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound, unprocessable } from '../../errors.js';
 import { KeyCache } from '../../http/key-cache.js';
 import { isUuid, newId } from '../../ids.js';
 import { organizationsRepository as repo } from './repository.js';
-import type { IssuedKey, Organization } from './schemas.js';
+import type { ApiKey, IssuedKey, Organization } from './schemas.js';
 
-export type ApiKeyScope = 'read' | 'write';
-export const API_KEY_SCOPES: ApiKeyScope[] = ['read', 'write'];
+export type ApiKeyScope = 'read' | 'write' | 'publishable';
+export const API_KEY_SCOPES: ApiKeyScope[] = ['read', 'write', 'publishable'];
+/** What a key gets when the request names no scopes. */
+const DEFAULT_SCOPES: ApiKeyScope[] = ['read', 'write'];
 
 const KEY_PREFIX = 'epk_';
+/** Publishable keys say what they are, so a leaked one in a page's source is recognisable as harmless. */
+const PUBLISHABLE_PREFIX = 'epk_pub_';
+
+/** A key of the publishable scope reads only what a public page shows (src/http/publishable.ts). */
+export const isPublishable = (auth: { scopes: readonly string[] } | null | undefined): boolean => auth?.scopes.includes('publishable') === true;
+
+export interface KeyInput {
+  name?: string | undefined;
+  scopes?: ApiKeyScope[] | undefined;
+  expiresAt?: string | undefined;
+}
 
 /** Keys carry 32 random bytes, so one SHA-256 is a sufficient, fast hash to look them up by. */
 export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
@@ -22,11 +35,11 @@ export class OrganizationsService {
     this.keyCache = new KeyCache(db.kind === 'pglite');
   }
 
-  async create(input: { name: string; featureFlags?: string[] | undefined }): Promise<{ organization: Organization; apiKey: string }> {
+  async create(input: { name: string; featureFlags?: string[] | undefined }): Promise<{ organization: Organization; apiKey: string; apiKeyId: string }> {
     return this.db.transaction(async (tx) => {
       const org = await repo.insert(tx, { id: newId(), name: input.name.trim(), featureFlags: input.featureFlags ?? [] });
-      const key = await this.issueKeyIn(tx, org.id, 'default', API_KEY_SCOPES);
-      return { organization: org, apiKey: key.apiKey };
+      const key = await this.issueKeyIn(tx, org.id, { name: 'default' });
+      return { organization: org, apiKey: key.apiKey, apiKeyId: key.id };
     });
   }
 
@@ -40,28 +53,68 @@ export class OrganizationsService {
     return row;
   }
 
-  async issueKey(organizationId: string, input: { name?: string | undefined; scopes?: ApiKeyScope[] | undefined }): Promise<IssuedKey> {
+  /** The operator issues a key for any organization. */
+  async issueKey(organizationId: string, input: KeyInput): Promise<IssuedKey> {
     await this.get(organizationId);
-    return this.issueKeyIn(this.db, organizationId, input.name?.trim() || 'key', input.scopes?.length ? input.scopes : API_KEY_SCOPES);
+    return this.issueKeyIn(this.db, organizationId, input);
   }
 
-  private async issueKeyIn(db: Parameters<typeof repo.insertKey>[0], organizationId: string, name: string, scopes: ApiKeyScope[]): Promise<IssuedKey> {
-    const secret = KEY_PREFIX + randomBytes(32).toString('base64url');
-    const unique = [...new Set(scopes)];
+  /** An organization issues a key for itself (POST /api/v1/api-keys). */
+  createKey(organizationId: string, input: KeyInput): Promise<IssuedKey> {
+    return this.issueKeyIn(this.db, organizationId, input);
+  }
+
+  async listKeys(organizationId: string): Promise<ApiKey[]> {
+    return (await repo.listKeys(this.db, organizationId)).map(keyView);
+  }
+
+  private async issueKeyIn(db: Parameters<typeof repo.insertKey>[0], organizationId: string, input: KeyInput): Promise<IssuedKey> {
+    const scopes = [...new Set(input.scopes?.length ? input.scopes : DEFAULT_SCOPES)];
+    const publishable = scopes.includes('publishable');
+    if (publishable && scopes.length > 1) {
+      throw unprocessable('Validation failed: scopes publishable cannot be combined with read or write (a publishable key is meant for browsers)');
+    }
+    if (input.expiresAt !== undefined && !(Date.parse(input.expiresAt) > Date.now())) {
+      throw unprocessable('Validation failed: expiresAt must be in the future');
+    }
+    const secret = (publishable ? PUBLISHABLE_PREFIX : KEY_PREFIX) + randomBytes(32).toString('base64url');
     const row = await repo.insertKey(db, {
       id: newId(),
       organizationId,
-      name,
+      name: input.name?.trim() || 'key',
       hash: hashKey(secret),
-      prefix: secret.slice(0, 12),
-      scopes: unique,
+      prefix: secret.slice(0, publishable ? 16 : 12),
+      scopes,
+      expiresAt: input.expiresAt ?? null,
     });
-    return { id: row.id, name: row.name, scopes: row.scopes, apiKey: secret, createdAt: row.createdAt };
+    const { revokedAt: _revokedAt, ...view } = keyView(row);
+    return { ...view, apiKey: secret };
   }
 
+  /** The operator revokes any key (DELETE /admin/api-keys/{id}). */
   async revokeKey(keyId: string): Promise<void> {
     if (!isUuid(keyId) || !(await repo.keyExists(this.db, keyId))) throw notFound('API key', keyId);
     await repo.revokeKey(this.db, keyId);
+    this.keyCache.revoked(keyId);
+  }
+
+  /**
+   * An organization revokes one of its keys; revoking a revoked key is a no-op. Its last usable write
+   * key cannot be revoked (409): without one, nobody but the operator could manage the organization.
+   */
+  async revokeOwnKey(organizationId: string, keyId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const key = isUuid(keyId) ? await repo.findKey(tx, organizationId, keyId) : undefined;
+      if (!key) throw notFound('API key', keyId);
+      if (key.revokedAt !== null) return;
+      if (key.scopes.includes('write')) {
+        const writers = await repo.lockUsableWriteKeys(tx, organizationId);
+        if (writers.length === 1 && writers[0] === keyId) {
+          throw conflict(`API key ${keyId} is the organization's last write key; issue another write key before revoking it`);
+        }
+      }
+      await repo.revokeKey(tx, keyId);
+    });
     this.keyCache.revoked(keyId);
   }
 
@@ -74,8 +127,18 @@ export class OrganizationsService {
     const snapshot = this.keyCache.snapshot();
     const row = await repo.findActiveKeyByHash(this.db, hash);
     if (!row) return null;
-    const identity = { organizationId: row.organizationId, keyId: row.id, scopes: row.scopes as ApiKeyScope[] };
+    const identity = { organizationId: row.organizationId, keyId: row.id, scopes: row.scopes as ApiKeyScope[], expiresAt: row.expiresAt };
     this.keyCache.store(hash, identity, snapshot);
     return identity;
   }
 }
+
+const keyView = (row: Awaited<ReturnType<typeof repo.listKeys>>[number]): ApiKey => ({
+  id: row.id,
+  name: row.name,
+  scopes: row.scopes as ApiKeyScope[],
+  prefix: row.keyPrefix,
+  createdAt: row.createdAt,
+  expiresAt: row.expiresAt,
+  revokedAt: row.revokedAt,
+});

@@ -27,7 +27,7 @@ export const panoramaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/apartment/:id/panoramas',
     {
-      config: { auth: 'partner' },
+      config: { auth: 'partner', publishable: true },
       schema: {
         tags: ['Apartments'],
         summary: 'Panoramas of an apartment, highest priority first, linked panoramas one level deep',

@@ -3,6 +3,8 @@ import type { ModuleCases } from '../types.js';
 
 let n = 0;
 const fresh = (label: string) => `${label} tenancy ${++n}`;
+/** Not in w.ids: the slug lookup is public by design, so its answer is not a leak to B. */
+let publicSlug = '';
 
 export const foundationCases: ModuleCases = {
   async prepare(w) {
@@ -12,11 +14,20 @@ export const foundationCases: ModuleCases = {
     w.ids.building = building.id;
     w.ids.apartment = apartment.id;
     w.ids.navigator = (setup.json() as { navigator: { id: string } }).navigator.id;
+    const open = await w.t.request({ method: 'POST', url: '/api/v1/estate', key: w.b.key, body: { name: fresh('Open house') } });
+    publicSlug = (open.json() as { slug: string }).slug;
   },
   routes: {
     'POST /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate', body: { name: fresh('Estate') } }) },
     'POST /api/v1/estate/setup': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate/setup', body: { name: fresh('Setup') } }) },
     'GET /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate' }) },
+    'GET /api/v1/estates/by-slug/:slug': { foreign: 'isolated', request: () => ({ url: `/api/v1/estates/by-slug/${publicSlug}` }) },
+    'GET /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys' }) },
+    'POST /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys', body: { name: fresh('key'), scopes: ['read'] } }) },
+    'DELETE /api/v1/api-keys/:id': {
+      foreign: 404,
+      request: async (w) => ({ url: `/api/v1/api-keys/${(await w.t.issueKey(w.a.id, ['read'])).id}` }),
+    },
     'GET /api/v1/estate/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/estate/${w.ids.estate}` }) },
     'PATCH /api/v1/estate/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/estate/${w.ids.estate}`, body: { description: 'changed' } }) },
     'GET /api/v1/navigator/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/navigator/${w.ids.navigator}` }) },

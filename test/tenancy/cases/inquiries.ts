@@ -3,6 +3,10 @@ import type { ModuleCases } from '../types.js';
 
 let n = 0;
 
+/** The personal data no answer to a publishable key may contain (test/integration/tenancy.test.ts scans for them). */
+export const PROSPECT_EMAIL = 'prospect.tenancy@example.com';
+export const PROSPECT_PHONE = '+48 600 123 987';
+
 export const inquiryCases: ModuleCases = {
   async prepare(w) {
     const { estate, apartment } = await createProject(w.t, w.a.key);
@@ -11,7 +15,7 @@ export const inquiryCases: ModuleCases = {
     const submitted = await w.t.request({
       method: 'POST',
       url: `/api/v1/estates/${estate.id}/inquiries`,
-      body: { name: 'Tenancy Prospect', email: 'prospect@example.com', apartmentIds: [apartment.id] },
+      body: { name: 'Tenancy Prospect', email: PROSPECT_EMAIL, phoneNumber: PROSPECT_PHONE, apartmentIds: [apartment.id] },
     });
     if (submitted.statusCode !== 201) throw new Error(`inquiry submit failed: ${submitted.statusCode} ${submitted.body}`);
     w.ids.inquiry = (submitted.json() as { id: string }).id;
