@@ -115,7 +115,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
-  installPublishable(app);
+  installPublishable(app, deps.db);
   listenOnPostgres(app);
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
   await installRateLimit(app, config, {

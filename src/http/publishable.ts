@@ -1,9 +1,68 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/client.js';
 import { isPublishable } from '../modules/organizations/service.js';
 
 /** Seconds a browser or CDN may reuse an answer to a publishable key, as for the public add-on reads. */
 export const PUBLISHABLE_MAX_AGE_SECONDS = 30;
+/** On PostgreSQL, another instance's write may take this long to show in this instance's cached answers. */
+export const PUBLISHABLE_SERVER_TTL_MS = 1_000;
+const CACHE_ENTRIES = 2_000;
+/** Larger answers (a list of thousands of apartments) are rebuilt each time rather than held. */
+const CACHE_MAX_BODY = 1024 * 1024;
+
+interface Answer {
+  body: string;
+  etag: string;
+  generation: number;
+  at: number;
+}
+
+/**
+ * Masked answers to publishable keys, by organization and URL, so a page's reads cost what an
+ * anonymous add-on read costs. Valid while the database's write generation has not moved (every
+ * write of this process moves it: on PGlite the only writer, so never stale) and, on PostgreSQL,
+ * for at most PUBLISHABLE_SERVER_TTL_MS (writes of other instances are not notified for every table
+ * these answers read).
+ */
+export class PublishableCache {
+  private readonly entries = new Map<string, Answer>();
+  readonly stats = { hits: 0, misses: 0 };
+  private readonly ttl: number;
+
+  constructor(private readonly db: Database) {
+    this.ttl = db.kind === 'pglite' ? Number.POSITIVE_INFINITY : PUBLISHABLE_SERVER_TTL_MS;
+  }
+
+  generation(): number {
+    return this.db.writeGeneration();
+  }
+
+  get(key: string): Answer | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.generation === this.generation() && Date.now() - entry.at < this.ttl) {
+      this.stats.hits++;
+      return entry;
+    }
+    this.stats.misses++;
+    return undefined;
+  }
+
+  /** Stores an answer built under `generation`, unless a write happened meanwhile. */
+  store(key: string, answer: Answer): void {
+    if (answer.body.length > CACHE_MAX_BODY || answer.generation !== this.generation()) return;
+    this.entries.delete(key);
+    if (this.entries.size >= CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, answer);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on a publishable read: where its answer is cached, and the write generation it was built under. */
+    publishableCache?: { key: string; generation: number; hit: boolean };
+  }
+}
 
 /**
  * What a public page must not show, removed from any object of an answer to a publishable key:
@@ -43,28 +102,50 @@ const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('b
 const matches = (ifNoneMatch: string | undefined, etag: string) =>
   ifNoneMatch !== undefined && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag));
 
+function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag);
+  reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`);
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
+  return matches(request.headers['if-none-match'], etag);
+}
+
 /**
  * Answers to a publishable key: masked (publicView), with an ETag of what is sent and
  * `Cache-Control: public, max-age=30`, and 304 for a matching If-None-Match. The key is meant to be
- * in every visitor's browser, so its answers are the same for everyone who holds it.
+ * in every visitor's browser, so its answers are the same for everyone who holds it: they are kept
+ * (PublishableCache) and served again without running the route. The lookup is a preHandler, after
+ * authentication, rate limiting and query validation, so a cached answer is metered and a bad query
+ * is still 400.
  */
-export function installPublishable(app: FastifyInstance): void {
+export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
+  const cache = new PublishableCache(db);
+  app.addHook('preHandler', async (request, reply) => {
+    if (!isPublishable(request.auth) || request.routeOptions.config?.publishable !== true) return;
+    const key = `${request.auth!.organizationId} ${request.url}`;
+    const generation = cache.generation();
+    const hit = cache.get(key);
+    request.publishableCache = { key, generation, hit: hit !== undefined };
+    if (!hit) return;
+    if (sendHeaders(request, reply, hit.etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(hit.body);
+  });
+
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!isPublishable(request.auth) || reply.statusCode !== 200) return payload;
+    if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const doc: unknown = JSON.parse(payload.toString());
     publicView(doc);
     const body = JSON.stringify(doc);
     const etag = etagOf(body);
-    reply.header('etag', etag);
-    reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`);
-    const vary = reply.getHeader('vary');
-    reply.header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
-    if (matches(request.headers['if-none-match'], etag)) {
+    const slot = request.publishableCache;
+    if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
+    if (sendHeaders(request, reply, etag)) {
       reply.code(304);
       reply.removeHeader('content-length');
       return '';
     }
     return body;
   });
+  return cache;
 }

@@ -198,6 +198,26 @@ describe('publishable keys, key management and the slug lookup', () => {
       expect(list.body).not.toContain('51000000');
     });
 
+    it('a kept answer never outlives a write made through this instance', async () => {
+      const url = `/api/v1/apartment/${project.apartment.id}`;
+      await t.request({ method: 'PATCH', url, key: a.key, body: { priceCents: 30_000_000, showPrice: true } });
+      const first = await t.request({ method: 'GET', url, key: browserKey });
+      expect(first.json().priceCents).toBe(30_000_000);
+      const kept = await t.request({ method: 'GET', url, key: browserKey });
+      expect(kept.body).toBe(first.body);
+      expect(kept.headers.etag).toBe(first.headers.etag);
+      await t.request({ method: 'PATCH', url, key: a.key, body: { priceCents: 31_000_000 } });
+      const after = await t.request({ method: 'GET', url, key: browserKey });
+      expect(after.json().priceCents).toBe(31_000_000);
+      expect(after.headers.etag).not.toBe(first.headers.etag);
+      expect((await t.request({ method: 'GET', url, key: browserKey, headers: { 'if-none-match': after.headers.etag as string } })).statusCode).toBe(304);
+      // Hiding the price is a write like any other: the kept answer goes with it.
+      await t.request({ method: 'PATCH', url, key: a.key, body: { showPrice: false } });
+      expect((await t.request({ method: 'GET', url, key: browserKey })).json().priceCents).toBeNull();
+      // A bad query is still refused while answers are kept.
+      expect((await t.request({ method: 'GET', url: '/api/v1/apartment?limit=-1', key: browserKey })).statusCode).toBe(400);
+    });
+
     it('estates, buildings, the navigator and assets; every write and the inquiries are 403', async () => {
       for (const url of ['/api/v1/estate', `/api/v1/estate/${project.estate.id}`, `/api/v1/building/${project.building.id}`, '/api/v1/asset']) {
         const res = await t.request({ method: 'GET', url, key: browserKey });
