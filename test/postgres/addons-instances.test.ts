@@ -14,8 +14,10 @@ describe('add-on public documents across instances (PostgreSQL)', () => {
   let dbs: Database[] = [];
   let close: () => Promise<void> = async () => undefined;
 
+  // A limit for a hang, not a speed check: on a busy machine a LISTEN connection can take seconds to come up.
   const until = async (what: string, check: () => Promise<boolean> | boolean) => {
-    for (let i = 0; i < 100; i++) {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
       if (await check()) return;
       await new Promise((r) => setTimeout(r, 50));
     }
