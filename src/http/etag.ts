@@ -41,3 +41,13 @@ export const IfMatchHeaders = Type.Object({
 
 /** The response header of GET and PATCH of one estate, building or apartment. */
 export const ETAG_HEADER = { ETag: { type: 'string', description: 'Strong ETag of this representation; send it back in If-Match' } };
+
+/** The ETag of bytes about to be sent as they are (public documents, publishable answers). */
+export const bytesEtag = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** Whether If-None-Match names `etag` (weak comparison, as RFC 9110 asks for GET): then the answer is 304. */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { isPublishable } from '../modules/organizations/service.js';
+import { bytesEtag, ifNoneMatchHits } from './etag.js';
 
 /** Seconds a browser or CDN may reuse an answer to a publishable key, as for the public add-on reads. */
 export const PUBLISHABLE_MAX_AGE_SECONDS = 30;
@@ -97,17 +97,12 @@ export function publicView(value: unknown): void {
   }
 }
 
-const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
-const matches = (ifNoneMatch: string | undefined, etag: string) =>
-  ifNoneMatch !== undefined && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag));
-
 function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   reply.header('etag', etag);
   reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`);
   const vary = reply.getHeader('vary');
   reply.header('vary', vary ? `${String(vary)}, authorization` : 'authorization');
-  return matches(request.headers['if-none-match'], etag);
+  return ifNoneMatchHits(request.headers['if-none-match'], etag);
 }
 
 /**
@@ -137,7 +132,7 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     const doc: unknown = JSON.parse(payload.toString());
     publicView(doc);
     const body = JSON.stringify(doc);
-    const etag = etagOf(body);
+    const etag = bytesEtag(body);
     const slot = request.publishableCache;
     if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
     if (sendHeaders(request, reply, etag)) {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/client.js';
 import { notFound } from '../../errors.js';
+import { bytesEtag, ifNoneMatchHits } from '../../http/etag.js';
 import { isUuid } from '../../ids.js';
 import { ADDON_CHANNEL, type AddonKind, findAddonState } from './state.js';
 
@@ -110,19 +110,11 @@ export class PublicDocumentCache {
   }
 }
 
-const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 function sendPublic(request: FastifyRequest, reply: FastifyReply, entry: Entry) {
   reply.header('vary', 'authorization');
   reply.header('cache-control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
   reply.header('etag', entry.etag);
-  if (matches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+  if (ifNoneMatchHits(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
 }
 
@@ -167,7 +159,7 @@ export async function serveAddon<D extends { enabled: boolean }>(
       if (built.doc.enabled) doc = built.doc;
     }
     const body = Buffer.from(reply.serialize(doc) as string);
-    entry = { generation, version, organizationId: state.organizationId, body, etag: etagOf(body) };
+    entry = { generation, version, organizationId: state.organizationId, body, etag: bytesEtag(body) };
   } else entry = { ...entry, generation };
   cache.store(key, entry);
   return sendPublic(request, reply, entry);
