@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { ChangesQuery, IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
 import {
   APARTMENT_IGNORED,
@@ -119,13 +120,17 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner' },
       schema: {
         tags,
-        summary: 'List apartments (every match unless limit is given)',
+        summary: 'List apartments (every match unless limit is given), filtered and sorted',
         security,
         querystring: ListApartmentsQuery,
-        response: { 200: ApartmentList, ...partnerErrors() },
+        response: { 200: { ...ApartmentList, headers: PAGE_HEADERS }, ...partnerErrors() },
       },
     },
-    async (request, reply) => sendJson(reply, await service.list(requireAuth(request).organizationId, request.query)),
+    async (request, reply) => {
+      const listed = await service.list(requireAuth(request).organizationId, request.query);
+      setPageHeaders(request, reply, listed);
+      return sendJson(reply, listed.body);
+    },
   );
 
   app.get(

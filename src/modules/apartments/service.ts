@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { AppError, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import type { ChangesQuery } from '../../http/schemas.js';
 import { isUuid, newId } from '../../ids.js';
@@ -12,7 +12,7 @@ import { type EventType, changesOf, emitEvent, emitEvents } from '../webhooks/ev
 import { InStatementEvent, SubscriberHints } from '../webhooks/in-statement.js';
 import { MAX_ENDPOINTS } from '../webhooks/schemas.js';
 import { type PlannedPatch, dedupe, mergeData, planPatch } from './patch.js';
-import { APARTMENT_DEFAULTS, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
+import { APARTMENT_DEFAULTS, type ApartmentFilter, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
 import type {
   Apartment,
   BulkApartmentsBody,
@@ -90,6 +90,14 @@ export async function requireApartment(db: Queryable, organizationId: string, id
 }
 
 const EMPTY_LIST = JSON.stringify({ count: 0, items: [] });
+
+/** A list answer as JSON text and the window it covers (X-Total-Count and Link). */
+export interface ListedApartments {
+  total: number;
+  offset: number;
+  limit: number | null;
+  body: string;
+}
 
 export class ApartmentsService {
   /** Apartment documents by organization and id (src/db/read-cache.ts; channel of migrations/0010). */
@@ -198,20 +206,30 @@ export class ApartmentsService {
     return toApartment(row, (await buildingsRepository.get(db, organizationId, row.buildingId))!);
   }
 
-  /** The list answer `{count, items}` as JSON text (see apartmentsRepository.listJson). */
-  async list(organizationId: string, query: Static<typeof ListApartmentsQuery>): Promise<string> {
+  /** The list answer `{count, items}` as JSON text (see apartmentsRepository.listJson), with the page it is for the paging headers. */
+  async list(organizationId: string, query: Static<typeof ListApartmentsQuery>): Promise<ListedApartments> {
     if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
       throw forbidden('organizationId names another organization; a key only lists its own apartments');
     }
-    if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {
-      return EMPTY_LIST;
+    if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice) {
+      throw badRequest(`Validation failed: minPrice (${query.minPrice}) must not be greater than maxPrice (${query.maxPrice})`);
     }
-    return repo.listJson(this.db, organizationId, {
-      ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
-      ...(query.estateId !== undefined ? { estateId: query.estateId } : {}),
-      offset: query.offset ?? 0,
-      limit: query.limit ?? null,
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? null;
+    if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {
+      return { total: 0, offset, limit, body: EMPTY_LIST };
+    }
+    const { buildingId, estateId, status, apartmentType, minPrice, maxPrice, rooms, floor, externalId, q } = query;
+    const given = { buildingId, estateId, minPrice, maxPrice, rooms, floor, externalId, q };
+    const { total, body } = await repo.listJson(this.db, organizationId, {
+      ...(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<ApartmentFilter>),
+      ...(status !== undefined ? { status: status.split(',') } : {}),
+      ...(apartmentType !== undefined ? { apartmentType: apartmentType.split(',') } : {}),
+      sort: query.sort ?? 'createdAt',
+      offset,
+      limit,
     });
+    return { total, offset, limit, body };
   }
 
   /** The apartments with their buildings, read in one query, never one per apartment. */
