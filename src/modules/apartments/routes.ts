@@ -52,7 +52,13 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create up to 5,000 apartments in one building, all or nothing',
         security,
         body: BulkApartmentsBody,
-        response: { 201: Type.Object({ created: Type.Integer() }), ...partnerErrors(409, 413) },
+        response: {
+          201: Type.Object({
+            created: Type.Integer({ description: 'Apartments created' }),
+            ids: Type.Array(Type.String(), { description: 'Ids of the created apartments, in the order of the request’s apartments' }),
+          }),
+          ...partnerErrors(409, 413),
+        },
       },
     },
     async (request, reply) => {

@@ -156,8 +156,12 @@ export class ApartmentsService {
     return result;
   }
 
-  /** All or nothing: validation, duplicate names and external ids, and asset ownership are checked before one insert in one transaction. */
-  async bulkCreate(organizationId: string, input: Static<typeof BulkApartmentsBody>): Promise<{ created: number }> {
+  /**
+   * All or nothing: validation, duplicate names and external ids, and asset ownership are checked
+   * before one insert in one transaction. Answers the new ids in request order (they are made here,
+   * so the order never depends on what the insert returns).
+   */
+  async bulkCreate(organizationId: string, input: Static<typeof BulkApartmentsBody>): Promise<{ created: number; ids: string[] }> {
     requireDistinct(
       input.apartments,
       (item) => normalName(item.name),
@@ -171,16 +175,14 @@ export class ApartmentsService {
         organizationId,
         input.apartments.flatMap((a, i) => (a.externalId ? [{ externalId: a.externalId, field: `apartments[${i}].externalId` }] : [])),
       );
-      const rows = await repo.insertMany(
-        tx,
-        input.apartments.map((item) => this.newApartment(organizationId, building, item)),
-      );
+      const apartments = input.apartments.map((item) => this.newApartment(organizationId, building, item));
+      const rows = await repo.insertMany(tx, apartments);
       await emitEvents(
         tx,
         organizationId,
         rows.map((row) => ({ type: 'apartment.created', data: toApartment(row, building) })),
       );
-      return { created: rows.length };
+      return { created: rows.length, ids: apartments.map((a) => a.id) };
     });
   }
 
