@@ -12,7 +12,7 @@ describe('apartment list: filters, sorts, paging headers', () => {
   let b2: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { CORS_ORIGINS: 'https://crm.example.com' } });
     a = await t.createOrg('List A');
     b = await t.createOrg('List B');
     const estate = (await createEstate(t, a.key)).id;
@@ -132,6 +132,13 @@ describe('apartment list: filters, sorts, paging headers', () => {
     const whole = await list({});
     expect(whole.headers['x-total-count']).toBe('6');
     expect(whole.headers.link).toBeUndefined();
+  });
+
+  it('lets an allowed browser origin read X-Total-Count and Link', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/v1/apartment', key: a.key, query: { limit: '1' }, headers: { origin: 'https://crm.example.com' } });
+    expect(res.headers['access-control-allow-origin']).toBe('https://crm.example.com');
+    const exposed = String(res.headers['access-control-expose-headers']).split(',');
+    expect(exposed).toEqual(expect.arrayContaining(['x-total-count', 'link']));
   });
 
   it('400 naming the parameter for unknown or malformed values, never a 5xx', async () => {
