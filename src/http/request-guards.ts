@@ -66,10 +66,13 @@ function applyCors(open: boolean, origin: string, allowedOrigins: string[], repl
   if (allowedOrigins.includes('*') || allowedOrigins.includes(origin)) {
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'origin');
-    reply.header('access-control-expose-headers', 'etag,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,idempotent-replayed,x-request-id');
+    reply.header(
+      'access-control-expose-headers',
+      'etag,link,x-total-count,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,idempotent-replayed,x-request-id',
+    );
   } else if (open) {
     reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-expose-headers', 'etag,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,x-request-id');
+    reply.header('access-control-expose-headers', 'etag,link,x-total-count,ratelimit-limit,ratelimit-remaining,ratelimit-reset,retry-after,x-request-id');
   }
 }
 

@@ -72,6 +72,16 @@ export function dropIgnored<T extends object>(body: T, ignored: string[]): T {
   return copy as T;
 }
 
+/**
+ * A query value naming one member of `values` or several, comma-separated (`ACTIVE,BOOKED`). The
+ * validation message lists the members (validation.ts reads this pattern's shape).
+ */
+export const MemberList = (values: readonly string[], description: string) =>
+  Type.String({ pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, description });
+
+/** A query value out of a fixed set, validated as an enum (the 400 lists the members). */
+export const QueryEnum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
 export const PageQuery = {
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Items to return' })),

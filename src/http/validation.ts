@@ -63,6 +63,8 @@ function fieldName(err: ErrorObject): string {
   return base ? `${base}.${child}` : child;
 }
 
+const MEMBER_LIST = /^\^\(([\w|]+)\)\(,\(\1\)\)\*\$$/;
+
 function describe(err: ErrorObject): string {
   switch (err.keyword) {
     case 'required':
@@ -73,6 +75,11 @@ function describe(err: ErrorObject): string {
       return `must be one of: ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
     case 'const':
       return `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'pattern': {
+      // A list of members (MemberList in schemas.ts): name them, not the pattern.
+      const members = MEMBER_LIST.exec((err.params as { pattern: string }).pattern);
+      return members ? `must be one of: ${members[1]!.split('|').join(', ')} (several comma-separated)` : (err.message ?? 'is invalid');
+    }
     default:
       return err.message ?? 'is invalid';
   }

@@ -165,8 +165,16 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
     expect((list.json() as AssetJson[]).map((x) => x.id)).toEqual([third.id, second.id, first.id]);
     const images = await t.request({ method: 'GET', url: '/api/v1/asset', key: org.key, query: { mimeType: 'image/' } });
     expect((images.json() as AssetJson[]).map((x) => x.id)).toEqual([third.id, first.id]);
+    expect(list.headers['x-total-count']).toBe('3');
+    expect(list.headers.link).toBeUndefined();
+    expect(images.headers['x-total-count']).toBe('2');
     const page = await t.request({ method: 'GET', url: '/api/v1/asset', key: org.key, query: { offset: '1', limit: '1' } });
     expect((page.json() as AssetJson[]).map((x) => x.id)).toEqual([second.id]);
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe('</api/v1/asset?offset=2&limit=1>; rel="next", </api/v1/asset?offset=0&limit=1>; rel="prev"');
+    const imagePage = await t.request({ method: 'GET', url: '/api/v1/asset', key: org.key, query: { mimeType: 'image/', limit: '1' } });
+    expect(imagePage.headers['x-total-count']).toBe('2');
+    expect(imagePage.headers.link).toBe('</api/v1/asset?mimeType=image%2F&limit=1&offset=1>; rel="next"');
     const wildcard = await t.request({ method: 'GET', url: '/api/v1/asset', key: org.key, query: { mimeType: '%' } });
     expect(wildcard.json()).toEqual([]);
     const bad = await t.request({ method: 'GET', url: '/api/v1/asset', key: org.key, query: { limit: 'abc' } });

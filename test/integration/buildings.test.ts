@@ -129,4 +129,66 @@ describe('buildings', () => {
       expectError(await t.request({ ...target, key: readOnly, body: { description: 'x' } }), 403);
     });
   });
+
+  describe('GET /api/v1/building?estateId=', () => {
+    let listed: string;
+    let names: string[];
+    beforeAll(async () => {
+      listed = (await createEstate(t, a.key)).id;
+      names = ['Tower C', 'Tower A', 'Tower B'];
+      for (const name of names) await createBuilding(t, a.key, listed, { name });
+      await createBuilding(t, a.key, estateId, { name: 'Elsewhere' });
+    });
+    const list = (key: string, query: Record<string, string>) => t.request({ method: 'GET', url: '/api/v1/building', key, query });
+
+    it('lists the estate’s buildings oldest first, as a plain array with X-Total-Count', async () => {
+      const res = await list(a.key, { estateId: listed });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().map((x: { name: string }) => x.name)).toEqual(names);
+      expect(res.json()[0]).toMatchObject({ estateId: listed, features: [], description: null });
+      expect(res.headers['x-total-count']).toBe('3');
+      expect(res.headers.link).toBeUndefined();
+      // The same documents as GET by id.
+      const one = await t.request({ method: 'GET', url: `/api/v1/building/${res.json()[1].id}`, key: a.key });
+      expect(one.json()).toEqual(res.json()[1]);
+    });
+
+    it('pages with offset/limit and links the neighbouring pages (RFC 8288)', async () => {
+      const first = await list(a.key, { estateId: listed, limit: '2' });
+      expect(first.json().map((x: { name: string }) => x.name)).toEqual(['Tower C', 'Tower A']);
+      expect(first.headers['x-total-count']).toBe('3');
+      expect(first.headers.link).toBe(`</api/v1/building?estateId=${listed}&limit=2&offset=2>; rel="next"`);
+      const second = await list(a.key, { estateId: listed, limit: '2', offset: '2' });
+      expect(second.json().map((x: { name: string }) => x.name)).toEqual(['Tower B']);
+      expect(second.headers['x-total-count']).toBe('3');
+      expect(second.headers.link).toBe(`</api/v1/building?estateId=${listed}&limit=2&offset=0>; rel="prev"`);
+      const middle = await list(a.key, { estateId: listed, limit: '1', offset: '1' });
+      expect(middle.headers.link).toBe(
+        `</api/v1/building?estateId=${listed}&limit=1&offset=2>; rel="next", </api/v1/building?estateId=${listed}&limit=1&offset=0>; rel="prev"`,
+      );
+      const past = await list(a.key, { estateId: listed, offset: '10' });
+      expect(past.json()).toEqual([]);
+      expect(past.headers['x-total-count']).toBe('3');
+    });
+
+    it('an estate without buildings is an empty list', async () => {
+      const empty = (await createEstate(t, a.key)).id;
+      const res = await list(a.key, { estateId: empty });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([]);
+      expect(res.headers['x-total-count']).toBe('0');
+    });
+
+    it('404 for another organization’s estate, an unknown one or a non-UUID; 400 naming estateId when it is missing', async () => {
+      expectError(await list(b.key, { estateId: listed }), 404, `Estate with id ${listed} not found`);
+      expectError(await list(a.key, { estateId: MISSING }), 404, MISSING);
+      expectError(await list(a.key, { estateId: 'not-a-uuid' }), 404);
+      expectError(await list(a.key, {}), 400, /estateId is required/);
+      expectError(await list(a.key, { estateId: listed, limit: '0' }), 400, /limit/);
+      expectError(await list(a.key, { estateId: listed, limit: '1001' }), 400, /limit/);
+      expectError(await list(a.key, { estateId: listed, offset: '-1' }), 400, /offset/);
+      expectError(await list(a.key, { estateId: listed, sort: 'name' }), 400, /sort is not allowed/);
+      expectError(await t.request({ method: 'GET', url: `/api/v1/building?estateId=${listed}` }), 401);
+    });
+  });
 });

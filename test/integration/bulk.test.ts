@@ -34,10 +34,44 @@ describe('POST /api/v1/apartment/bulk', () => {
   it('creates 5,000 apartments in one call', async () => {
     const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId, apartments: items(5000) } });
     expect(res.statusCode, res.body.slice(0, 500)).toBe(201);
-    expect(res.json()).toEqual({ created: 5000 });
+    const { created, ids } = res.json() as { created: number; ids: string[] };
+    expect(created).toBe(5000);
+    expect(ids).toHaveLength(5000);
+    expect(new Set(ids).size).toBe(5000);
     expect(await count(buildingId)).toBe(5000);
     const list = (await t.request({ method: 'GET', url: '/api/v1/apartment', key: a.key, query: { buildingId, offset: '4320', limit: '1' } })).json();
     expect(list.items[0]).toMatchObject({ name: 'Unit 4321', priceCents: 104_320, status: 'BOOKED', buildingId, apartmentType: 'RESIDENTIAL' });
+    // ids[i] is the apartment of apartments[i].
+    expect(list.items[0].id).toBe(ids[4320]);
+    for (const i of [0, 1, 2499, 4999]) {
+      const one = await t.request({ method: 'GET', url: `/api/v1/apartment/${ids[i]}`, key: a.key });
+      expect(one.json().name).toBe(`Unit ${i + 1}`);
+    }
+  });
+
+  it('answers the ids in request order, also when the names sort otherwise; a replay answers the same ids', async () => {
+    const target = await freshBuilding();
+    const apartments = ['Zeta', 'Alpha', 'Mu'].map((name) => ({ name }));
+    const send = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/apartment/bulk',
+        key: a.key,
+        body: { buildingId: target, apartments },
+        headers: { 'idempotency-key': `bulk-ids-${target}` },
+      });
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    const { ids } = first.json() as { ids: string[] };
+    expect(first.json()).toEqual({ created: 3, ids });
+    const names = [];
+    for (const id of ids) names.push((await t.request({ method: 'GET', url: `/api/v1/apartment/${id}`, key: a.key })).json().name);
+    expect(names).toEqual(['Zeta', 'Alpha', 'Mu']);
+    const replay = await send();
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(first.body);
+    expect(await count(target)).toBe(3);
   });
 
   it('5,000 items with item 4,321 repeating an earlier name: 409 naming it, nothing created', async () => {

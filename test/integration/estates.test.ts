@@ -228,9 +228,22 @@ describe('estates', () => {
       expect(res.json().map((e: { id: string }) => e.id)).toEqual([...ids].reverse());
     });
 
-    it('pages with offset and limit', async () => {
+    it('pages with offset and limit, with X-Total-Count and Link headers', async () => {
       const res = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { offset: '1', limit: '2' } });
       expect(res.json().map((e: { id: string }) => e.id)).toEqual([ids[3], ids[2]]);
+      expect(res.headers['x-total-count']).toBe('5');
+      expect(res.headers.link).toBe('</api/v1/estate?offset=3&limit=2>; rel="next", </api/v1/estate?offset=0&limit=2>; rel="prev"');
+      const last = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { offset: '3', limit: '2' } });
+      expect(last.json().map((e: { id: string }) => e.id)).toEqual([ids[1], ids[0]]);
+      expect(last.headers.link).toBe('</api/v1/estate?offset=1&limit=2>; rel="prev"');
+      // The default limit (100) holds all five: one page, no Link.
+      const all = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key });
+      expect(all.headers['x-total-count']).toBe('5');
+      expect(all.headers.link).toBeUndefined();
+      const first = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { limit: '4' } });
+      expect(first.headers.link).toBe('</api/v1/estate?limit=4&offset=4>; rel="next"');
+      const foreign = await t.request({ method: 'GET', url: '/api/v1/estate', key: c.key, query: { buildingId: '01890000-0000-7000-8000-000000000009' } });
+      expect(foreign.headers['x-total-count']).toBe('0');
     });
 
     it('filters by buildingId (the estate holding it) and by its own organizationId', async () => {

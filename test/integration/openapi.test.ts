@@ -44,6 +44,22 @@ describe('OpenAPI document and docs page', () => {
     expect(JSON.stringify(doc)).toContain('"statusCode"');
   });
 
+  it('documents the paging headers of every offset/limit list and the list filters', () => {
+    const lists = ['/api/v1/estate', '/api/v1/building', '/api/v1/apartment', '/api/v1/asset', '/api/v1/inquiry', '/api/v1/apartment/{id}/inquiries'];
+    for (const path of lists) {
+      const ok = (doc.paths[path]!.get as unknown as { responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }> }).responses[
+        '200'
+      ]!;
+      expect(Object.keys(ok.headers ?? {}), path).toEqual(['X-Total-Count', 'Link']);
+      expect(ok.headers!['X-Total-Count']!.schema.type).toBe('integer');
+    }
+    const parameters = (doc.paths['/api/v1/apartment']!.get as unknown as { parameters: Array<{ name: string; schema: { enum?: string[] } }> }).parameters;
+    expect(parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['status', 'apartmentType', 'minPrice', 'maxPrice', 'rooms', 'floor', 'externalId', 'q', 'sort']),
+    );
+    expect(parameters.find((p) => p.name === 'sort')!.schema.enum).toContain('-priceCents');
+  });
+
   it('GET /docs is an HTML page that loads the same document', async () => {
     const page = await t.request({ method: 'GET', url: '/docs' });
     const html = page.statusCode === 302 ? await t.request({ method: 'GET', url: page.headers.location as string }) : page;

@@ -198,6 +198,41 @@ describe('publishable keys, key management and the slug lookup', () => {
       expect(list.body).not.toContain('51000000');
     });
 
+    it('a hidden price cannot be found by filtering or sorting, and external ids are no filter', async () => {
+      const building = (
+        await t.request({ method: 'POST', url: '/api/v1/building', key: a.key, body: { name: 'Price probe', estateId: project.estate.id } })
+      ).json();
+      const bulk = await t.request({
+        method: 'POST',
+        url: '/api/v1/apartment/bulk',
+        key: a.key,
+        body: {
+          buildingId: building.id,
+          apartments: [
+            { name: 'Shown cheap', priceCents: 100, showPrice: true },
+            { name: 'Hidden', priceCents: 200, showPrice: false, externalId: 'PROBE-1' },
+            { name: 'Shown dear', priceCents: 300, showPrice: true },
+          ],
+        },
+      });
+      expect(bulk.statusCode).toBe(201);
+      const names = async (query: string, key: string) =>
+        (await t.request({ method: 'GET', url: `/api/v1/apartment?buildingId=${building.id}&${query}`, key }))
+          .json()
+          .items.map((i: { name: string }) => i.name);
+      expect(await names('minPrice=150&maxPrice=250', a.key)).toEqual(['Hidden']);
+      expect(await names('minPrice=150&maxPrice=250', browserKey)).toEqual([]);
+      expect(await names('sort=-priceCents', a.key)).toEqual(['Shown dear', 'Hidden', 'Shown cheap']);
+      expect(await names('sort=-priceCents', browserKey)).toEqual(['Shown dear', 'Shown cheap', 'Hidden']);
+      expect(await names('sort=priceCents', browserKey)).toEqual(['Shown cheap', 'Shown dear', 'Hidden']);
+      const byExternal = await t.request({ method: 'GET', url: `/api/v1/apartment?buildingId=${building.id}&externalId=PROBE-1`, key: browserKey });
+      expect(byExternal.statusCode).toBe(403);
+      expect(byExternal.json().message).toContain('externalId');
+      const buildings = await t.request({ method: 'GET', url: `/api/v1/building?estateId=${project.estate.id}`, key: browserKey });
+      expect(buildings.statusCode).toBe(200);
+      expect(buildings.json().map((b: { id: string }) => b.id)).toContain(building.id);
+    });
+
     it('a kept answer never outlives a write made through this instance', async () => {
       const url = `/api/v1/apartment/${project.apartment.id}`;
       await t.request({ method: 'PATCH', url, key: a.key, body: { priceCents: 30_000_000, showPrice: true } });

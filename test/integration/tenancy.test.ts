@@ -57,6 +57,7 @@ describe('tenancy and auth over every route', () => {
         'GET /api/v1/apartment/:id/panoramas',
         'GET /api/v1/asset',
         'GET /api/v1/asset/:id',
+        'GET /api/v1/building',
         'GET /api/v1/building/:id',
         'GET /api/v1/estate',
         'GET /api/v1/estate/:id',

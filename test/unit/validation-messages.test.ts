@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { MemberList } from '../../src/http/schemas.js';
 import { findUnstorableText, formatValidationErrors, isStorableDateTime, unstorableText } from '../../src/http/validation.js';
 
 const ajv = new Ajv.default({ allErrors: true, strict: false });
@@ -25,6 +26,18 @@ describe('formatValidationErrors', () => {
     expect(messageFor({ colour: 1 })).toBe('Validation failed: name is required; colour is not allowed');
     expect(messageFor({ name: 3, status: 'GONE' })).toBe('Validation failed: name must be string; status must be one of: ACTIVE, SOLD');
     expect(messageFor({ name: 'toolong' })).toBe('Validation failed: name must NOT have more than 5 characters');
+  });
+
+  it('names the members of a comma-separated member list instead of its pattern; other patterns keep ajv’s message', () => {
+    const list = ajv.compile({
+      type: 'object',
+      properties: { status: MemberList(['ACTIVE', 'SOLD_OUT'], 'statuses'), code: { type: 'string', pattern: '^[A-Z]{3}$' } },
+    });
+    list({ status: 'ACTIVE,GONE', code: 'usd' });
+    expect(formatValidationErrors(list.errors ?? [], 'querystring')).toBe(
+      'Validation failed: status must be one of: ACTIVE, SOLD_OUT (several comma-separated); code must match pattern "^[A-Z]{3}$"',
+    );
+    expect(list({ status: 'SOLD_OUT,ACTIVE' })).toBe(true);
   });
 
   it('names nested fields with dots and indexes, and unescapes JSON pointer parts', () => {

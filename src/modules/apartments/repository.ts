@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type FeedPage, changedRows } from '../../db/change-feed.js';
 import type { Queryable } from '../../db/client.js';
 import { rowJson } from '../../db/json-sql.js';
@@ -7,7 +7,7 @@ import type { Apartments, DB } from '../../db/schema.js';
 import type { BuildingRow } from '../buildings/repository.js';
 import { BuildingInline } from '../buildings/schemas.js';
 import { InStatementEvent, type OutboxParams, type OutboxResult, outboxSql } from '../webhooks/in-statement.js';
-import { ApartmentSchema } from './schemas.js';
+import { ApartmentSchema, type ApartmentSort } from './schemas.js';
 
 export type ApartmentRow = Selectable<Apartments>;
 type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
@@ -138,8 +138,58 @@ const NEW_COLUMN_NAMES = NEW_COLUMNS.filter((c) => c !== 'estateId').map((c) => 
 export interface ApartmentFilter {
   buildingId?: string;
   estateId?: string;
+  status?: string[];
+  apartmentType?: string[];
+  minPrice?: number;
+  maxPrice?: number;
+  rooms?: number;
+  floor?: number;
+  externalId?: string;
+  q?: string;
+  /** A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by. */
+  publicPrices?: boolean;
+  sort: ApartmentSort;
   offset: number;
   limit: number | null;
+}
+
+/** `%`, `_` and the escape character itself taken literally by LIKE (whose default escape is the backslash). */
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The SQL of each sort key, over the apartments aliased `a`. */
+const SORT_KEYS = {
+  createdAt: sql`a.created_at`,
+  updatedAt: sql`a.updated_at`,
+  priceCents: sql`a.price_cents`,
+  name: sql`lower(a.name)`,
+} as const;
+
+/**
+ * The list filters beyond organization, building and estate, as SQL conditions on `a`: every value
+ * is a bound parameter. apartmentData keys are matched by containment (`@>`), so a stored document
+ * of any shape never makes a cast fail.
+ */
+/** The price a list filters and sorts by: for a publishable key, none where the price is hidden. */
+const listedPrice = (filter: ApartmentFilter) => (filter.publicPrices ? sql`(CASE WHEN a.show_price THEN a.price_cents END)` : sql`a.price_cents`);
+
+function listConditions(filter: ApartmentFilter): RawBuilder<boolean>[] {
+  const where: RawBuilder<boolean>[] = [];
+  const price = listedPrice(filter);
+  if (filter.status !== undefined) where.push(sql`a.status = ${anyText(filter.status)}`);
+  if (filter.apartmentType !== undefined) where.push(sql`a.apartment_type = ${anyText(filter.apartmentType)}`);
+  if (filter.minPrice !== undefined) where.push(sql`${price} >= ${filter.minPrice}`);
+  if (filter.maxPrice !== undefined) where.push(sql`${price} <= ${filter.maxPrice}`);
+  if (filter.rooms !== undefined) where.push(sql`a.apartment_data @> CAST(${JSON.stringify({ rooms: filter.rooms })} AS jsonb)`);
+  if (filter.floor !== undefined) where.push(sql`a.apartment_data @> CAST(${JSON.stringify({ floor: filter.floor })} AS jsonb)`);
+  if (filter.externalId !== undefined) where.push(sql`a.external_id = ${filter.externalId}`);
+  if (filter.q !== undefined) where.push(sql`a.name ILIKE ${`%${escapeLike(filter.q)}%`}`);
+  return where;
+}
+
+/** ORDER BY of a list sort over `key` (the key's SQL, or the column it was selected as) and `id`: ties by id in the same direction, no price last. */
+function orderOf(sort: ApartmentSort, key: RawBuilder<unknown>, id: RawBuilder<unknown>): RawBuilder<unknown> {
+  const dir = sql.raw(sort.startsWith('-') ? 'DESC' : 'ASC');
+  return sql`${key} ${dir} NULLS LAST, ${id} ${dir}`;
 }
 
 export const apartmentsRepository = {
@@ -203,12 +253,14 @@ export const apartmentsRepository = {
   },
 
   /**
-   * The whole list answer, `{count, items}`, as JSON text built by one statement: 15,000 apartments
-   * never exist as rows or objects in this process, only as the text sent.
+   * The whole list answer, `{count, items}`, as JSON text built by one statement, with the count
+   * beside it (X-Total-Count): 15,000 apartments never exist as rows or objects in this process, only
+   * as the text sent.
    */
-  async listJson(db: Queryable, organizationId: string, filter: ApartmentFilter): Promise<string> {
+  async listJson(db: Queryable, organizationId: string, filter: ApartmentFilter): Promise<{ total: number; body: string }> {
     const k = q(db);
     const { buildingId, estateId } = filter;
+    const conditions = listConditions(filter);
     let count = k.selectFrom('apartments as a').where('a.organizationId', '=', organizationId);
     let buildings = k.selectFrom('buildings as b').where('b.organizationId', '=', organizationId);
     // Each building's document is built once, not once per apartment.
@@ -227,21 +279,24 @@ export const apartmentsRepository = {
       count = count.where('a.estateId', '=', estateId);
       page = page.where('a.estateId', '=', estateId);
     }
+    for (const condition of conditions) {
+      count = count.where(condition);
+      page = page.where(condition);
+    }
+    const sortKey = filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS;
+    const key = sortKey === 'priceCents' ? listedPrice(filter) : SORT_KEYS[sortKey];
     const rows = page
-      .select([listedApartmentJson.as('doc'), 'a.createdAt', 'a.id'])
-      .orderBy('a.createdAt')
-      .orderBy('a.id')
+      .select([listedApartmentJson.as('doc'), key.as('sort_key'), 'a.id'])
+      .orderBy(orderOf(filter.sort, key, sql`a.id`))
       .offset(filter.offset)
       .limit(filter.limit);
     const n = count.select((eb) => eb.fn.countAll().as('n'));
-    const { body } = await k
-      .selectNoFrom(
-        sql<string>`json_build_object('count', (${n}), 'items', coalesce((SELECT json_agg(p.doc ORDER BY p.created_at, p.id) FROM (${rows}) AS p), '[]'::json))::text`.as(
-          'body',
-        ),
-      )
-      .executeTakeFirstOrThrow();
-    return body;
+    const result = await sql<{ total: string | number; body: string }>`
+      SELECT c.n AS total,
+        json_build_object('count', c.n, 'items', coalesce((SELECT json_agg(p.doc ORDER BY ${orderOf(filter.sort, sql`p.sort_key`, sql`p.id`)}) FROM (${rows}) AS p), '[]'::json))::text AS body
+      FROM (${n}) AS c`.execute(k);
+    const { total, body } = result.rows[0]!;
+    return { total: Number(total), body };
   },
 
   /** Changes the fields given (and updatedAt); with none, reads the row. */

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { ChangesQuery, IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
+import { isPublishable } from '../organizations/service.js';
 import {
   APARTMENT_IGNORED,
   ApartmentChanges,
@@ -51,7 +53,13 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create up to 5,000 apartments in one building, all or nothing',
         security,
         body: BulkApartmentsBody,
-        response: { 201: Type.Object({ created: Type.Integer() }), ...partnerErrors(409, 413) },
+        response: {
+          201: Type.Object({
+            created: Type.Integer({ description: 'Apartments created' }),
+            ids: Type.Array(Type.String(), { description: 'Ids of the created apartments, in the order of the request’s apartments' }),
+          }),
+          ...partnerErrors(409, 413),
+        },
       },
     },
     async (request, reply) => {
@@ -119,13 +127,17 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner', publishable: true },
       schema: {
         tags,
-        summary: 'List apartments (every match unless limit is given)',
+        summary: 'List apartments (every match unless limit is given), filtered and sorted',
         security,
         querystring: ListApartmentsQuery,
-        response: { 200: ApartmentList, ...partnerErrors() },
+        response: { 200: { ...ApartmentList, headers: PAGE_HEADERS }, ...partnerErrors() },
       },
     },
-    async (request, reply) => sendJson(reply, await service.list(requireAuth(request).organizationId, request.query)),
+    async (request, reply) => {
+      const listed = await service.list(requireAuth(request).organizationId, request.query, isPublishable(request.auth));
+      setPageHeaders(request, reply, listed);
+      return sendJson(reply, listed.body);
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { type Static, type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
-import { DateTime, Description, Id, LIMITS, Name, Nullable, changesPage, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, Id, LIMITS, MemberList, Name, Nullable, QueryEnum, changesPage, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 import { HttpUrl } from '../estates/schemas.js';
 
@@ -195,11 +195,32 @@ export const ApartmentSchema = Type.Object(
 );
 export type Apartment = Static<typeof ApartmentSchema>;
 
+export const APARTMENT_SORTS = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt', 'priceCents', '-priceCents', 'name', '-name'] as const;
+export type ApartmentSort = (typeof APARTMENT_SORTS)[number];
+
 export const ListApartmentsQuery = Type.Object(
   {
     buildingId: Type.Optional(Type.String({ maxLength: 200 })),
     estateId: Type.Optional(Type.String({ maxLength: 200 })),
     organizationId: Type.Optional(Type.String({ maxLength: 200, description: 'Must be the key’s own organization (403 otherwise)' })),
+    status: Type.Optional(MemberList(APARTMENT_STATUSES, 'ACTIVE, BOOKED, SOLD or HIDDEN; several comma-separated match any of them (ACTIVE,BOOKED)')),
+    apartmentType: Type.Optional(MemberList(APARTMENT_TYPES, 'RESIDENTIAL, COMMERCIAL, PARKING or STORAGE; several comma-separated match any of them')),
+    minPrice: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'priceCents at least this; apartments without a price are left out' }),
+    ),
+    maxPrice: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'priceCents at most this; apartments without a price are left out' }),
+    ),
+    rooms: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'apartmentData.rooms equals this' })),
+    floor: Type.Optional(Type.Integer({ minimum: -100, maximum: 1000, description: 'apartmentData.floor equals this' })),
+    externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The apartment with this externalId (compared exactly)' })),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name; % and _ are literal' })),
+    sort: Type.Optional(
+      QueryEnum(
+        APARTMENT_SORTS,
+        'Order of the list (default createdAt, oldest first); `-` reverses. Ties are broken by id in the same direction; apartments without a price come last either way.',
+      ),
+    ),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Every match when omitted' })),
   },

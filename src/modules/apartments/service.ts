@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database, Queryable } from '../../db/client.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { AppError, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import type { ChangesQuery } from '../../http/schemas.js';
 import { isUuid, newId } from '../../ids.js';
@@ -12,7 +12,7 @@ import { type EventType, changesOf, emitEvent, emitEvents } from '../webhooks/ev
 import { InStatementEvent, SubscriberHints } from '../webhooks/in-statement.js';
 import { MAX_ENDPOINTS } from '../webhooks/schemas.js';
 import { type PlannedPatch, dedupe, mergeData, planPatch } from './patch.js';
-import { APARTMENT_DEFAULTS, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
+import { APARTMENT_DEFAULTS, type ApartmentFilter, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
 import type {
   Apartment,
   BulkApartmentsBody,
@@ -91,6 +91,14 @@ export async function requireApartment(db: Queryable, organizationId: string, id
 
 const EMPTY_LIST = JSON.stringify({ count: 0, items: [] });
 
+/** A list answer as JSON text and the window it covers (X-Total-Count and Link). */
+export interface ListedApartments {
+  total: number;
+  offset: number;
+  limit: number | null;
+  body: string;
+}
+
 export class ApartmentsService {
   /** Apartment documents by organization and id (src/db/read-cache.ts; channel of migrations/0010). */
   readonly documents: ReadCache<{ apartment: Apartment; etag: string }>;
@@ -148,8 +156,12 @@ export class ApartmentsService {
     return result;
   }
 
-  /** All or nothing: validation, duplicate names and external ids, and asset ownership are checked before one insert in one transaction. */
-  async bulkCreate(organizationId: string, input: Static<typeof BulkApartmentsBody>): Promise<{ created: number }> {
+  /**
+   * All or nothing: validation, duplicate names and external ids, and asset ownership are checked
+   * before one insert in one transaction. Answers the new ids in request order (they are made here,
+   * so the order never depends on what the insert returns).
+   */
+  async bulkCreate(organizationId: string, input: Static<typeof BulkApartmentsBody>): Promise<{ created: number; ids: string[] }> {
     requireDistinct(
       input.apartments,
       (item) => normalName(item.name),
@@ -163,16 +175,14 @@ export class ApartmentsService {
         organizationId,
         input.apartments.flatMap((a, i) => (a.externalId ? [{ externalId: a.externalId, field: `apartments[${i}].externalId` }] : [])),
       );
-      const rows = await repo.insertMany(
-        tx,
-        input.apartments.map((item) => this.newApartment(organizationId, building, item)),
-      );
+      const apartments = input.apartments.map((item) => this.newApartment(organizationId, building, item));
+      const rows = await repo.insertMany(tx, apartments);
       await emitEvents(
         tx,
         organizationId,
         rows.map((row) => ({ type: 'apartment.created', data: toApartment(row, building) })),
       );
-      return { created: rows.length };
+      return { created: rows.length, ids: apartments.map((a) => a.id) };
     });
   }
 
@@ -198,20 +208,35 @@ export class ApartmentsService {
     return toApartment(row, (await buildingsRepository.get(db, organizationId, row.buildingId))!);
   }
 
-  /** The list answer `{count, items}` as JSON text (see apartmentsRepository.listJson). */
-  async list(organizationId: string, query: Static<typeof ListApartmentsQuery>): Promise<string> {
+  /** The list answer `{count, items}` as JSON text (see apartmentsRepository.listJson), with the page it is for the paging headers. */
+  /** `publishable`: the caller is a publishable key, which never sees external ids or hidden prices. */
+  async list(organizationId: string, query: Static<typeof ListApartmentsQuery>, publishable = false): Promise<ListedApartments> {
+    if (publishable && query.externalId !== undefined) {
+      throw forbidden('externalId is not a filter for a publishable key: it never sees external ids');
+    }
     if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
       throw forbidden('organizationId names another organization; a key only lists its own apartments');
     }
-    if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {
-      return EMPTY_LIST;
+    if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice) {
+      throw badRequest(`Validation failed: minPrice (${query.minPrice}) must not be greater than maxPrice (${query.maxPrice})`);
     }
-    return repo.listJson(this.db, organizationId, {
-      ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
-      ...(query.estateId !== undefined ? { estateId: query.estateId } : {}),
-      offset: query.offset ?? 0,
-      limit: query.limit ?? null,
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? null;
+    if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {
+      return { total: 0, offset, limit, body: EMPTY_LIST };
+    }
+    const { buildingId, estateId, status, apartmentType, minPrice, maxPrice, rooms, floor, externalId, q } = query;
+    const given = { buildingId, estateId, minPrice, maxPrice, rooms, floor, externalId, q };
+    const { total, body } = await repo.listJson(this.db, organizationId, {
+      ...(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<ApartmentFilter>),
+      ...(status !== undefined ? { status: status.split(',') } : {}),
+      ...(apartmentType !== undefined ? { apartmentType: apartmentType.split(',') } : {}),
+      ...(publishable ? { publicPrices: true } : {}),
+      sort: query.sort ?? 'createdAt',
+      offset,
+      limit,
     });
+    return { total, offset, limit, body };
   }
 
   /** The apartments with their buildings, read in one query, never one per apartment. */

@@ -42,18 +42,26 @@ export const assetsRepository = {
     return q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
   },
 
-  list(
+  /** A page of the organization's assets, newest first, and how many match in all. */
+  async list(
     db: Queryable,
     organizationId: string,
     opts: { mimePrefix?: string | undefined; unused?: boolean | undefined; offset: number; limit: number },
-  ): Promise<AssetRow[]> {
+  ): Promise<{ total: number; rows: AssetRow[] }> {
     let query = q(db).selectFrom('assets as a').selectAll('a').where('a.organizationId', '=', organizationId);
     if (opts.mimePrefix !== undefined) {
       // LIKE's default escape character is the backslash, which escapeLike puts before % and _.
       query = query.where('a.mimeType', 'like', `${escapeLike(opts.mimePrefix.toLowerCase())}%`);
     }
     if (opts.unused !== undefined) query = query.where((eb) => (opts.unused ? eb.not(isUsed(eb)) : isUsed(eb)));
-    return query.orderBy('a.createdAt', 'desc').orderBy('a.id', 'desc').offset(opts.offset).limit(opts.limit).execute();
+    const [counted, rows] = await Promise.all([
+      q(db)
+        .selectFrom(query.as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      query.orderBy('a.createdAt', 'desc').orderBy('a.id', 'desc').offset(opts.offset).limit(opts.limit).execute(),
+    ]);
+    return { total: Number(counted.n), rows };
   },
 
   /** What uses an asset of the organization, each list in id order; one statement. */

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../../errors.js';
 import { requireAuth } from '../../http/auth.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { IdParams, partnerErrors } from '../../http/schemas.js';
 import { unstorableText } from '../../http/validation.js';
 import { type Asset, AssetSchema, AssetWithUsageSchema, ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody } from './schemas.js';
@@ -218,10 +219,14 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses',
         security,
         querystring: ListAssetsQuery,
-        response: { 200: Type.Array(Type.Ref(AssetSchema)), ...partnerErrors() },
+        response: { 200: Type.Array(Type.Ref(AssetSchema), { headers: PAGE_HEADERS }), ...partnerErrors() },
       },
     },
-    async (request) => service.list(requireAuth(request).organizationId, request.query),
+    async (request, reply) => {
+      const page = await service.list(requireAuth(request).organizationId, request.query);
+      setPageHeaders(request, reply, page);
+      return page.items;
+    },
   );
 
   app.get(

@@ -150,14 +150,15 @@ export class AssetsService {
     if (isRasterImage(asset.mimeType)) this.images.enqueue(organizationId, asset.id);
   }
 
-  async list(organizationId: string, query: { mimeType?: string; unused?: boolean; offset?: number; limit?: number }): Promise<Asset[]> {
-    const rows = await repo.list(this.db, organizationId, {
-      mimePrefix: query.mimeType,
-      unused: query.unused,
-      offset: query.offset ?? 0,
-      limit: query.limit ?? 100,
-    });
-    return rows.map((row) => this.toAsset(row));
+  /** A page of assets (newest first) and the window it covers (X-Total-Count and Link). */
+  async list(
+    organizationId: string,
+    query: { mimeType?: string; unused?: boolean; offset?: number; limit?: number },
+  ): Promise<{ total: number; offset: number; limit: number; items: Asset[] }> {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 100;
+    const { total, rows } = await repo.list(this.db, organizationId, { mimePrefix: query.mimeType, unused: query.unused, offset, limit });
+    return { total, offset, limit, items: rows.map((row) => this.toAsset(row)) };
   }
 
   async get(organizationId: string, id: string): Promise<AssetWithUsage> {

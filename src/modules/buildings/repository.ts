@@ -36,6 +36,16 @@ export const buildingsRepository = {
       .execute();
   },
 
+  /** A page of one estate's buildings, oldest first (as the estate embeds them), and how many it has in all. */
+  async pageOfEstate(db: Queryable, organizationId: string, estateId: string, offset: number, limit: number): Promise<{ total: number; rows: BuildingRow[] }> {
+    const ofEstate = q(db).selectFrom('buildings').where('organizationId', '=', organizationId).where('estateId', '=', estateId);
+    const [counted, rows] = await Promise.all([
+      ofEstate.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ofEstate.selectAll().orderBy('createdAt').orderBy('id').offset(offset).limit(limit).execute(),
+    ]);
+    return { total: Number(counted.n), rows };
+  },
+
   /** The buildings with these ids, in one query. */
   listByIds(db: Queryable, organizationId: string, ids: string[]): Promise<BuildingRow[]> {
     if (ids.length === 0) return Promise.resolve([]);

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
-import { BUILDING_IGNORED, BuildingSchema, CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
+import { BUILDING_IGNORED, BuildingSchema, CreateBuildingBody, ListBuildingsQuery, UpdateBuildingBody } from './schemas.js';
 
 export const buildingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.buildings;
@@ -23,6 +24,25 @@ export const buildingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, BUILDING_IGNORED) as never)),
+  );
+
+  app.get(
+    '/building',
+    {
+      config: { auth: 'partner', publishable: true },
+      schema: {
+        tags,
+        summary: 'List an estate’s buildings, oldest first (estateId is required)',
+        security: [{ apiKey: [] }],
+        querystring: ListBuildingsQuery,
+        response: { 200: Type.Array(Type.Ref(BuildingSchema), { headers: PAGE_HEADERS }), ...partnerErrors() },
+      },
+    },
+    async (request, reply) => {
+      const page = await service.list(requireAuth(request).organizationId, request.query);
+      setPageHeaders(request, reply, page);
+      return page.items;
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Id, LIMITS, Name, Nullable, withIgnored } from '../../http/schemas.js';
+import { Description, Id, LIMITS, Name, Nullable, PageQuery, withIgnored } from '../../http/schemas.js';
 
 export const FEATURE_TYPES = ['parking', 'elevator', 'storage', 'garden', 'playground', 'gym', 'pool', 'security', 'bike_room', 'other'] as const;
 
@@ -47,3 +47,12 @@ export const UpdateBuildingBody = withIgnored(
   BUILDING_IGNORED,
 );
 export type Building = Static<typeof BuildingSchema>;
+
+export const ListBuildingsQuery = Type.Object(
+  {
+    estateId: Type.String({ maxLength: 200, description: 'The estate whose buildings are listed (required; 404 when it is not the organization’s)' }),
+    offset: PageQuery.offset,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Items to return (default 100, max 1,000)' })),
+  },
+  { additionalProperties: false },
+);

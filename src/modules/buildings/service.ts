@@ -6,7 +6,7 @@ import { isUuid, newId } from '../../ids.js';
 import { requireEstate } from '../estates/service.js';
 import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type BuildingRow, buildingsRepository as repo } from './repository.js';
-import type { Building, CreateBuildingBody, UpdateBuildingBody } from './schemas.js';
+import type { Building, CreateBuildingBody, ListBuildingsQuery, UpdateBuildingBody } from './schemas.js';
 
 /**
  * The API shape of a stored building: everything but the organization, and every feature with its
@@ -38,6 +38,15 @@ export class BuildingsService {
       source: input.source ?? null,
     });
     return toBuilding(row);
+  }
+
+  /** GET /building?estateId=: a page of the estate's buildings, oldest first; another organization's estate is 404. */
+  async list(organizationId: string, query: Static<typeof ListBuildingsQuery>): Promise<{ total: number; offset: number; limit: number; items: Building[] }> {
+    const estate = await requireEstate(this.db, organizationId, query.estateId);
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 100;
+    const { total, rows } = await repo.pageOfEstate(this.db, organizationId, estate.id, offset, limit);
+    return { total, offset, limit, items: rows.map(toBuilding) };
   }
 
   async get(organizationId: string, id: string): Promise<Building> {

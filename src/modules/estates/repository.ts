@@ -30,13 +30,25 @@ export const estatesRepository = {
     return (await lockEstate(db, organizationId, id))[0];
   },
 
-  list(db: Queryable, organizationId: string, opts: { buildingId?: string; offset: number; limit: number }): Promise<EstateRow[]> {
+  /** A page of the organization's estates, newest first, and how many match in all. */
+  async list(
+    db: Queryable,
+    organizationId: string,
+    opts: { buildingId?: string; offset: number; limit: number },
+  ): Promise<{ total: number; rows: EstateRow[] }> {
     let query = q(db).selectFrom('estates as e').selectAll('e').where('e.organizationId', '=', organizationId);
     if (opts.buildingId !== undefined) {
       const buildingId = opts.buildingId;
       query = query.innerJoin('buildings as b', 'b.estateId', 'e.id').where('b.id', '=', buildingId);
     }
-    return query.orderBy('e.createdAt', 'desc').orderBy('e.id', 'desc').offset(opts.offset).limit(opts.limit).execute();
+    const [counted, rows] = await Promise.all([
+      q(db)
+        .selectFrom(query.as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      query.orderBy('e.createdAt', 'desc').orderBy('e.id', 'desc').offset(opts.offset).limit(opts.limit).execute(),
+    ]);
+    return { total: Number(counted.n), rows };
   },
 
   /**

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { PUBLISHABLE_MAX_AGE_SECONDS } from '../../http/publishable.js';
 import { IdParams, dropIgnored, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { BuildingSchema } from '../buildings/schemas.js';
@@ -56,10 +57,14 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List the organization’s estates, newest first',
         security,
         querystring: ListEstatesQuery,
-        response: { 200: Type.Array(EstateSchema), ...partnerErrors() },
+        response: { 200: Type.Array(EstateSchema, { headers: PAGE_HEADERS }), ...partnerErrors() },
       },
     },
-    async (request) => service.list(requireAuth(request).organizationId, request.query),
+    async (request, reply) => {
+      const page = await service.list(requireAuth(request).organizationId, request.query);
+      setPageHeaders(request, reply, page);
+      return page.items;
+    },
   );
 
   app.get(

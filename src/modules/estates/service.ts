@@ -133,15 +133,21 @@ export class EstatesService {
     );
   }
 
-  async list(organizationId: string, query: { organizationId?: string; buildingId?: string; offset?: number; limit?: number }): Promise<Estate[]> {
+  /** A page of estates (newest first) and the window it covers (X-Total-Count and Link). */
+  async list(
+    organizationId: string,
+    query: { organizationId?: string; buildingId?: string; offset?: number; limit?: number },
+  ): Promise<{ total: number; offset: number; limit: number; items: Estate[] }> {
     if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
       throw forbidden('organizationId names another organization; a key only lists its own estates');
     }
-    if (query.buildingId !== undefined && !isUuid(query.buildingId)) return [];
-    const rows = await repo.list(this.db, organizationId, {
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 100;
+    if (query.buildingId !== undefined && !isUuid(query.buildingId)) return { total: 0, offset, limit, items: [] };
+    const { total, rows } = await repo.list(this.db, organizationId, {
       ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
-      offset: query.offset ?? 0,
-      limit: query.limit ?? 100,
+      offset,
+      limit,
     });
     const org = await organizationsRepository.get(this.db, organizationId);
     const buildings = await buildingsRepository.listByEstates(
@@ -149,13 +155,14 @@ export class EstatesService {
       organizationId,
       rows.map((r) => r.id),
     );
-    return rows.map((row) =>
+    const items = rows.map((row) =>
       shapeEstate(
         row,
         org!,
         buildings.filter((b) => b.estateId === row.id),
       ),
     );
+    return { total, offset, limit, items };
   }
 
   async get(organizationId: string, id: string): Promise<Estate> {

@@ -1,19 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
+import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { ChangesQuery, IdParams, changesPage, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { dropIgnored } from '../../http/schemas.js';
 import {
+  ApartmentInquiriesQuery,
   EstateIdParams,
   INQUIRY_IGNORED,
   InquiryList,
   InquiryReceipt,
   InquirySchema,
   ListInquiriesQuery,
-  PageOnlyQuery,
   SubmitInquiryBody,
   UpdateInquiryBody,
 } from './schemas.js';
+import type { InquiryPage } from './service.js';
+
+const InquiryListPage = { ...InquiryList, headers: PAGE_HEADERS };
+
+/** The `{count, items}` of a page, with its paging headers. */
+function paged(request: FastifyRequest, reply: FastifyReply, page: InquiryPage) {
+  setPageHeaders(request, reply, { total: page.count, offset: page.offset, limit: page.limit });
+  return { count: page.count, items: page.items };
+}
 
 export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.inquiries;
@@ -39,9 +50,15 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/inquiry',
     {
       config: { auth: 'partner' },
-      schema: { tags, summary: 'List inquiries, newest first', security, querystring: ListInquiriesQuery, response: { 200: InquiryList, ...partnerErrors() } },
+      schema: {
+        tags,
+        summary: 'List inquiries, newest first unless sorted; filter by estate, status and a search of name, e-mail and phone',
+        security,
+        querystring: ListInquiriesQuery,
+        response: { 200: InquiryListPage, ...partnerErrors() },
+      },
     },
-    async (request) => service.list(requireAuth(request).organizationId, request.query),
+    async (request, reply) => paged(request, reply, await service.list(requireAuth(request).organizationId, request.query)),
   );
 
   app.get(
@@ -81,13 +98,13 @@ export const inquiryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner' },
       schema: {
         tags,
-        summary: 'Inquiries naming an apartment, newest first',
+        summary: 'Inquiries naming an apartment, newest first unless sorted; the filters of GET /inquiry but estateId',
         security,
         params: IdParams,
-        querystring: PageOnlyQuery,
-        response: { 200: InquiryList, ...partnerErrors() },
+        querystring: ApartmentInquiriesQuery,
+        response: { 200: InquiryListPage, ...partnerErrors() },
       },
     },
-    async (request) => service.listForApartment(requireAuth(request).organizationId, request.params.id, request.query),
+    async (request, reply) => paged(request, reply, await service.listForApartment(requireAuth(request).organizationId, request.params.id, request.query)),
   );
 };

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Id, Name, Nullable, withIgnored } from '../../http/schemas.js';
+import { Description, Id, MemberList, Name, Nullable, QueryEnum, withIgnored } from '../../http/schemas.js';
 import { UserInline } from '../users/schemas.js';
 
 export const INQUIRY_STATUSES = ['NEW', 'IN_PROGRESS', 'WON', 'LOST', 'SPAM'] as const;
@@ -72,9 +72,29 @@ const page = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Items to return (default 50, max 500)' })),
 };
 
+export const INQUIRY_SORTS = ['-createdAt', 'createdAt', '-updatedAt', 'updatedAt', 'status', '-status', 'name', '-name'] as const;
+
+/** Filters and order of both inquiry lists (GET /inquiry, GET /apartment/{id}/inquiries). */
+const listing = {
+  status: Type.Optional(MemberList(INQUIRY_STATUSES, 'NEW, IN_PROGRESS, WON, LOST or SPAM; several comma-separated match any of them (NEW,IN_PROGRESS)')),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Case-insensitive substring of the prospect’s name or e-mail; a search of phone characters with a digit also matches the digits of the phone number ("600 100" finds "+48 600-100-200"). Not the message.',
+    }),
+  ),
+  sort: Type.Optional(
+    QueryEnum(
+      INQUIRY_SORTS,
+      'Order (default -createdAt, newest first); `-` reverses; status follows the workflow NEW, IN_PROGRESS, WON, LOST, SPAM. Ties by id in the same direction.',
+    ),
+  ),
+};
+
 export const ListInquiriesQuery = Type.Object(
-  { estateId: Type.Optional(Type.String({ maxLength: 200, description: 'Only inquiries about this estate' })), ...page },
+  { estateId: Type.Optional(Type.String({ maxLength: 200, description: 'Only inquiries about this estate' })), ...listing, ...page },
   { additionalProperties: false },
 );
 
-export const PageOnlyQuery = Type.Object(page, { additionalProperties: false });
+export const ApartmentInquiriesQuery = Type.Object({ ...listing, ...page }, { additionalProperties: false });

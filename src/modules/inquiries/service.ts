@@ -8,11 +8,14 @@ import type { User } from '../users/schemas.js';
 import { loadMembers } from '../users/service.js';
 import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type InquiryFilter, type InquiryRow, inquiriesRepository as repo } from './repository.js';
-import type { Inquiry, SubmitInquiryBody, UpdateInquiryBody } from './schemas.js';
+import type { ApartmentInquiriesQuery, Inquiry, ListInquiriesQuery, SubmitInquiryBody, UpdateInquiryBody } from './schemas.js';
 
+/** A page of inquiries and the window it covers (X-Total-Count and Link). */
 export interface InquiryPage {
   count: number;
   items: Inquiry[];
+  offset: number;
+  limit: number;
 }
 
 /** The API shape of a stored inquiry: without the organization, with its referral user embedded. */
@@ -62,19 +65,15 @@ export class InquiriesService {
     return { id: row.id, status: row.status, createdAt: row.createdAt };
   }
 
-  async list(organizationId: string, query: { estateId?: string | undefined; offset?: number | undefined; limit?: number | undefined }): Promise<InquiryPage> {
+  async list(organizationId: string, query: Static<typeof ListInquiriesQuery>): Promise<InquiryPage> {
     // A filter naming nothing of this organization matches nothing, like any unknown id.
-    if (query.estateId !== undefined && !isUuid(query.estateId)) return { count: 0, items: [] };
-    return this.page(organizationId, { estateId: query.estateId }, query.offset ?? 0, query.limit ?? 50);
+    if (query.estateId !== undefined && !isUuid(query.estateId)) return { count: 0, items: [], offset: query.offset ?? 0, limit: query.limit ?? 50 };
+    return this.page(organizationId, { estateId: query.estateId }, query);
   }
 
-  async listForApartment(
-    organizationId: string,
-    apartmentId: string,
-    query: { offset?: number | undefined; limit?: number | undefined },
-  ): Promise<InquiryPage> {
+  async listForApartment(organizationId: string, apartmentId: string, query: Static<typeof ApartmentInquiriesQuery>): Promise<InquiryPage> {
     const apartment = await requireApartment(this.db, organizationId, apartmentId);
-    return this.page(organizationId, { apartmentId: apartment.id }, query.offset ?? 0, query.limit ?? 50);
+    return this.page(organizationId, { apartmentId: apartment.id }, query);
   }
 
   async update(organizationId: string, id: string, input: Static<typeof UpdateInquiryBody>): Promise<Inquiry> {
@@ -95,9 +94,15 @@ export class InquiriesService {
     return { items: await this.withMembers(organizationId, page.rows), nextCursor: page.nextCursor };
   }
 
-  private async page(organizationId: string, filter: InquiryFilter, offset: number, limit: number): Promise<InquiryPage> {
-    const [count, rows] = await Promise.all([repo.count(this.db, organizationId, filter), repo.list(this.db, organizationId, filter, offset, limit)]);
-    return { count, items: await this.withMembers(organizationId, rows) };
+  private async page(organizationId: string, base: InquiryFilter, query: Static<typeof ApartmentInquiriesQuery>): Promise<InquiryPage> {
+    const filter: InquiryFilter = { ...base, status: query.status?.split(','), q: query.q };
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? 50;
+    const [count, rows] = await Promise.all([
+      repo.count(this.db, organizationId, filter),
+      repo.list(this.db, organizationId, filter, query.sort ?? '-createdAt', offset, limit),
+    ]);
+    return { count: Number(count), items: await this.withMembers(organizationId, rows), offset, limit };
   }
 
   /** The inquiries with their referral users, read in one query. */

@@ -32,6 +32,7 @@ export const foundationCases: ModuleCases = {
     'PATCH /api/v1/estate/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/estate/${w.ids.estate}`, body: { description: 'changed' } }) },
     'GET /api/v1/navigator/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/navigator/${w.ids.navigator}` }) },
     'POST /api/v1/building': { foreign: 404, request: (w) => ({ url: '/api/v1/building', body: { name: fresh('Building'), estateId: w.ids.estate } }) },
+    'GET /api/v1/building': { foreign: 404, request: (w) => ({ url: `/api/v1/building?estateId=${w.ids.estate}` }) },
     'GET /api/v1/building/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/building/${w.ids.building}` }) },
     'PATCH /api/v1/building/:id': { foreign: 404, request: (w) => ({ url: `/api/v1/building/${w.ids.building}`, body: { description: 'changed' } }) },
     'POST /api/v1/apartment': { foreign: 404, request: (w) => ({ url: '/api/v1/apartment', body: { name: fresh('Apartment'), buildingId: w.ids.building } }) },
