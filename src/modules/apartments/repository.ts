@@ -255,7 +255,9 @@ export const apartmentsRepository = {
   /**
    * The whole list answer, `{count, items}`, as JSON text built by one statement, with the count
    * beside it (X-Total-Count): 15,000 apartments never exist as rows or objects in this process, only
-   * as the text sent.
+   * as the text sent. The aggregate takes the page in the order of its sorted subquery, with no join or
+   * other processing between them (PostgreSQL's documented way to feed an ordered aggregate): sorting
+   * the 15,000 built documents a second time inside json_agg cost 7-20% of the statement.
    */
   async listJson(db: Queryable, organizationId: string, filter: ApartmentFilter): Promise<{ total: number; body: string }> {
     const k = q(db);
@@ -286,14 +288,14 @@ export const apartmentsRepository = {
     const sortKey = filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS;
     const key = sortKey === 'priceCents' ? listedPrice(filter) : SORT_KEYS[sortKey];
     const rows = page
-      .select([listedApartmentJson.as('doc'), key.as('sort_key'), 'a.id'])
+      .select(listedApartmentJson.as('doc'))
       .orderBy(orderOf(filter.sort, key, sql`a.id`))
       .offset(filter.offset)
       .limit(filter.limit);
     const n = count.select((eb) => eb.fn.countAll().as('n'));
     const result = await sql<{ total: string | number; body: string }>`
       SELECT c.n AS total,
-        json_build_object('count', c.n, 'items', coalesce((SELECT json_agg(p.doc ORDER BY ${orderOf(filter.sort, sql`p.sort_key`, sql`p.id`)}) FROM (${rows}) AS p), '[]'::json))::text AS body
+        json_build_object('count', c.n, 'items', coalesce((SELECT json_agg(p.doc) FROM (${rows}) AS p), '[]'::json))::text AS body
       FROM (${n}) AS c`.execute(k);
     const { total, body } = result.rows[0]!;
     return { total: Number(total), body };
