@@ -76,6 +76,15 @@ describe('publishable keys, key management and the slug lookup', () => {
       expect(keys.json().filter((k: { name: string }) => k.name === 'x')).toEqual([]);
     });
 
+    it('ignores Idempotency-Key: a second call issues a second key (the secret is never stored to replay)', async () => {
+      const headers = { 'idempotency-key': 'issue-website-key' };
+      const one = await t.request({ method: 'POST', url: '/api/v1/api-keys', key: a.key, body: { name: 'twice' }, headers });
+      const two = await t.request({ method: 'POST', url: '/api/v1/api-keys', key: a.key, body: { name: 'twice' }, headers });
+      expect([one.statusCode, two.statusCode]).toEqual([201, 201]);
+      expect(two.headers['idempotent-replayed']).toBeUndefined();
+      expect(two.json().id).not.toBe(one.json().id);
+    });
+
     it('needs the write scope for every key route, and a key to begin with', async () => {
       const readOnly = await t.issueKey(a.id, ['read']);
       for (const [method, url] of [
