@@ -25,13 +25,16 @@ export const IssueKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const IssuedKeySchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  scopes: Type.Array(Type.String()),
-  apiKey: Type.String({ description: 'The secret; shown only now' }),
-  createdAt: Type.String({ format: 'date-time' }),
-});
+export const IssuedKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Type.String()),
+    apiKey: Type.String({ description: 'The secret; shown only now' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'IssuedKey' },
+);
 export type IssuedKey = Static<typeof IssuedKeySchema>;
 
 export const ListOrganizationsQuery = Type.Object(PageQuery, { additionalProperties: false });
