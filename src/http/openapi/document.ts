@@ -141,7 +141,9 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
   }
   // A metered route can answer 429 whatever else it does.
   if (metered && !responses['429']) responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
-  // Any operation can meet an unexpected error or a database that went away.
+  // Every query string and header is checked for text PostgreSQL cannot hold (NUL, lone surrogates) before
+  // routing's own validation, on every route; any operation can meet an unexpected error or a database that went away.
+  responses['422'] ??= { $ref: '#/components/responses/UnprocessableEntity' };
   responses['500'] ??= { $ref: '#/components/responses/InternalServerError' };
   responses['503'] ??= { $ref: '#/components/responses/ServiceUnavailable' };
   operation.responses = sortByStatus(responses);
@@ -248,6 +250,7 @@ function refineFiles(doc: Document): void {
     '304': { description: 'Not modified (If-None-Match matched the ETag)', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
     '404': { $ref: '#/components/responses/NotFound' },
     '416': { $ref: '#/components/responses/RangeNotSatisfiable' },
+    '422': { $ref: '#/components/responses/UnprocessableEntity' },
     '500': { $ref: '#/components/responses/InternalServerError' },
     '503': { $ref: '#/components/responses/ServiceUnavailable' },
   };

@@ -1,3 +1,5 @@
+import { SCHEMA_EXAMPLES } from './examples.js';
+
 /** Named responses, headers and examples of the OpenAPI document (components), used by document.ts. */
 
 const errorResponse = (description: string, example: { statusCode: number; error: string; message: string }, headers?: Record<string, unknown>) => ({
@@ -119,4 +121,5 @@ export const requestExample = (operationId: string): unknown => EXAMPLES[operati
 /** Examples of named schemas (components/schemas), shown by the docs page instead of generated samples. */
 export const schemaExamples = (): Record<string, unknown[]> => ({
   Error: [{ statusCode: 404, error: 'Not Found', message: `Estate with id ${ESTATE_ID} not found` }],
+  ...Object.fromEntries(Object.entries(SCHEMA_EXAMPLES).map(([name, example]) => [name, [example]])),
 });

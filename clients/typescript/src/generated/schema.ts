@@ -1328,7 +1328,19 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** Building */
+        /**
+         * Building
+         * @example {
+         *       "id": "01a20b0d-d3bd-7544-a710-f34be7e49593",
+         *       "estateId": "01a20b0d-d3bc-705f-8d7e-935aeda42bf5",
+         *       "name": "Building A",
+         *       "description": null,
+         *       "features": [],
+         *       "source": null,
+         *       "createdAt": "2026-11-24T00:56:25.253Z",
+         *       "updatedAt": "2026-11-24T00:56:25.253Z"
+         *     }
+         */
         Building: {
             id: string;
             estateId: string;
@@ -1346,7 +1358,42 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Estate */
+        /**
+         * Estate
+         * @example {
+         *       "id": "01a20b0d-d3bc-705f-8d7e-935aeda42bf5",
+         *       "name": "Park Residence",
+         *       "description": null,
+         *       "organizationId": "01a20b0d-d273-701c-9ba6-9bdd47900228",
+         *       "slug": "park-residence",
+         *       "photoUrl": null,
+         *       "navigatorId": "01a20b0d-d3a5-7356-a52a-c2c3aaada9f6",
+         *       "organization": {
+         *         "id": "01a20b0d-d273-701c-9ba6-9bdd47900228",
+         *         "name": "Acme Developments",
+         *         "featureFlags": []
+         *       },
+         *       "buildings": [
+         *         {
+         *           "id": "01a20b0d-d3bd-7544-a710-f34be7e49593",
+         *           "estateId": "01a20b0d-d3bc-705f-8d7e-935aeda42bf5",
+         *           "name": "Building A",
+         *           "description": null,
+         *           "features": [],
+         *           "source": null,
+         *           "createdAt": "2026-11-24T00:56:25.253Z",
+         *           "updatedAt": "2026-11-24T00:56:25.253Z"
+         *         }
+         *       ],
+         *       "integrationType": null,
+         *       "isPreview": false,
+         *       "subscriptionStatus": "DRAFT",
+         *       "manuallyActivatedAt": null,
+         *       "manuallyActivatedById": null,
+         *       "createdAt": "2026-11-24T00:56:25.253Z",
+         *       "updatedAt": "2026-11-24T00:56:25.253Z"
+         *     }
+         */
         Estate: {
             id: string;
             name: string;
@@ -1426,7 +1473,56 @@ export interface components {
             nested: components["schemas"]["Navigator"][];
             isPreview: boolean;
         };
-        /** Apartment */
+        /**
+         * Apartment
+         * @example {
+         *       "id": "01a20b0d-d4cd-76fd-8ec6-acbe23072398",
+         *       "name": "A-101",
+         *       "isPromoted": false,
+         *       "description": null,
+         *       "status": "ACTIVE",
+         *       "floorPlanUrls": [],
+         *       "floorPlanPreviewUrls": [],
+         *       "floorPlan3dPreviewUrls": [],
+         *       "priceCents": 45000000,
+         *       "isPriceNet": false,
+         *       "apartmentType": "RESIDENTIAL",
+         *       "apartmentData": {
+         *         "area": 54.2,
+         *         "areaUnit": "m2",
+         *         "rooms": 3,
+         *         "exposures": [
+         *           "S",
+         *           "W"
+         *         ]
+         *       },
+         *       "buildingId": "01a20b0d-d3bd-7544-a710-f34be7e49593",
+         *       "estateId": "01a20b0d-d3bc-705f-8d7e-935aeda42bf5",
+         *       "showPrice": true,
+         *       "currency": "EUR",
+         *       "building": {
+         *         "id": "01a20b0d-d3bd-7544-a710-f34be7e49593",
+         *         "estateId": "01a20b0d-d3bc-705f-8d7e-935aeda42bf5",
+         *         "name": "Building A",
+         *         "description": null,
+         *         "features": [],
+         *         "source": null,
+         *         "createdAt": "2026-11-24T00:56:25.253Z",
+         *         "updatedAt": "2026-11-24T00:56:25.253Z"
+         *       },
+         *       "externalId": "A-101",
+         *       "lastSynchronizedAt": null,
+         *       "source": null,
+         *       "virtualTourUrl": null,
+         *       "assetsIds": [],
+         *       "panoramaId": null,
+         *       "preferredAngles": [],
+         *       "externalUrl": null,
+         *       "priceChangeHistory": [],
+         *       "createdAt": "2026-11-24T00:56:25.564Z",
+         *       "updatedAt": "2026-11-24T00:56:25.564Z"
+         *     }
+         */
         Apartment: {
             id: string;
             name: string;
@@ -1506,7 +1602,22 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Asset */
+        /**
+         * Asset
+         * @example {
+         *       "id": "01a20b0d-d574-7303-9c02-af5eccf39f4a",
+         *       "name": "facade.png",
+         *       "src": "https://publisher.example.com/files/01a20b0d-d273-701c-9ba6-9bdd47900228/01a20b0d-d574-7303-9c02-af5eccf39f4a",
+         *       "mimeType": "image/png",
+         *       "sizeBytes": 69,
+         *       "width": 1,
+         *       "height": 1,
+         *       "variants": [],
+         *       "placeholder": null,
+         *       "hasLocation": false,
+         *       "createdAt": "2026-11-24T00:56:25.882Z"
+         *     }
+         */
         Asset: {
             /** @description UUID */
             id: string;
@@ -2205,6 +2316,7 @@ export interface operations {
                     };
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2233,6 +2345,7 @@ export interface operations {
                     };
                 };
             };
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
             /** @description Not ready: a dependency is unavailable */
             503: {
@@ -2312,6 +2425,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            422: components["responses"]["UnprocessableEntity"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4283,6 +4397,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4721,6 +4836,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5210,6 +5326,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5528,6 +5645,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
