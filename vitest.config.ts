@@ -10,6 +10,8 @@ export default defineConfig({
     // PGlite instances are memory-hungry WASM; two workers match the two cores of CI.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Every answer of the apps tests build is checked against the OpenAPI document (test/helpers/response-contract.ts).
+    setupFiles: ['test/helpers/contract-setup.ts'],
     // Limits for a hang, not for speed: a busy 2-core machine runs a process-spawning test several times
     // slower than an idle one (speed is measured in bench/, never asserted here).
     testTimeout: 120_000,

@@ -9,6 +9,7 @@ import { installAuth } from './http/auth.js';
 import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { redactingLoggerOptions } from './http/logging.js';
+import { refineDocument } from './http/openapi/document.js';
 import { installPublishable } from './http/publishable.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
@@ -33,6 +34,11 @@ export interface AppDeps {
    * start. 'on-demand': only when a variant URL is requested (tests of the resume and on-demand paths).
    */
   imageJobs?: 'background' | 'on-demand';
+  /**
+   * Tests only: hooks installed at the root before any route, so they see every answer (the response
+   * contract check of test/helpers/response-contract.ts).
+   */
+  testHooks?: ((app: FastifyInstance) => void) | undefined;
 }
 
 export interface RouteEntry {
@@ -42,6 +48,8 @@ export interface RouteEntry {
   idempotent: boolean;
   /** A GET a publishable key may call (src/http/publishable.ts). */
   publishable: boolean;
+  /** The key scope a partner route needs, when not the default (read for GET, write otherwise). */
+  scope?: string | undefined;
 }
 
 declare module 'fastify' {
@@ -93,13 +101,14 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      const config = (route.config ?? {}) as { auth?: string; idempotent?: boolean; publishable?: boolean };
+      const config = (route.config ?? {}) as { auth?: string; idempotent?: boolean; publishable?: boolean; scope?: string };
       routeTable.push({
         method,
         url: route.url,
         auth: config.auth ?? 'none',
         idempotent: config.idempotent === true,
         publishable: config.publishable === true,
+        scope: config.scope,
       });
     }
   });
@@ -140,18 +149,21 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
         version: '1.0.0',
         description: 'Estates, buildings, apartments, assets, inquiries and the four public-page add-ons of a real-estate development.',
       },
-      servers: [{ url: config.publicUrl }],
+      // Named here for @fastify/swagger; refineDocument writes their full description.
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Organization API key' },
-          operatorToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the operator' },
+          apiKey: { type: 'http', scheme: 'bearer' },
+          operatorToken: { type: 'http', scheme: 'bearer' },
         },
       },
     },
+    // operationIds, named errors, headers, optional security, the upload body: src/http/openapi/document.ts.
+    transformObject: (documents) => refineDocument((documents as { openapiObject: Parameters<typeof refineDocument>[0] }).openapiObject, routeTable) as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
+  deps.testHooks?.(app);
   await registerModules(app);
 
   // Every instance delivers webhooks (claims never overlap; see modules/webhooks/repository.ts).

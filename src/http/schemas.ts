@@ -46,6 +46,15 @@ export const IdParams = Type.Object({ id: Type.String({ maxLength: 200, descript
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * An enumeration in a response: `{type: string, enum}`, so a generated client types it as the same
+ * union a request takes and a value read can be written back. Requests keep their literal unions
+ * (their validation messages name the members). The TypeScript type stays `string`: rows read from the
+ * database are strings, and the wire contract is the document's, not this type.
+ */
+export const StringEnum = (values: readonly string[], description?: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
 export const Name = (description = 'Name') => Type.String({ minLength: 1, maxLength: LIMITS.name, description, pattern: '\\S' });
 export const Description = () => Type.String({ maxLength: LIMITS.description });
 export const Url = () => Type.String({ maxLength: LIMITS.url });

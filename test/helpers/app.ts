@@ -8,6 +8,7 @@ import type { Database } from '../../src/db/client.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { createTestDatabase } from './database.js';
+import { installResponseContract } from './response-contract.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
 
@@ -64,7 +65,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const storage = options.storage ? options.storage(dataDir) : new DiskBlobStore(path.join(dataDir, 'files'));
-  const app = await buildApp({ config, db: database.db, storage, logger: options.logger ?? false, imageJobs: options.imageJobs });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    storage,
+    logger: options.logger ?? false,
+    imageJobs: options.imageJobs,
+    testHooks: installResponseContract,
+  });
   await app.ready();
 
   const request = (opts: RequestOptions) => {

@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { ADMIN_TOKEN } from './app.js';
 import { createTestDatabaseUrl } from './database.js';
+import { installResponseContract } from './response-contract.js';
 
 /**
  * Several app instances on one fresh PostgreSQL database, each with its own pool and its LISTEN
@@ -36,7 +37,7 @@ export async function createInstances(
       PUBLIC_URL: 'http://localhost:3000',
       ...env,
     });
-    const app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false });
+    const app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false, testHooks: installResponseContract });
     await app.ready();
     apps.push(app);
   }

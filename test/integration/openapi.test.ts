@@ -1,8 +1,25 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_IDS } from '../../src/http/openapi/operations.js';
 import { type TestApp, createTestApp } from '../helpers/app.js';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: unknown;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses?: Record<string, { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+};
+type Doc = {
+  openapi: string;
+  servers: Array<{ url: string }>;
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+const VERBS = /^(get|list|create|update|delete|set|order|upsert|submit|upload|issue|revoke|rotate|retry|setup)[A-Z]/;
 
 /** `/api/v1/estate/:id` as OpenAPI writes it: `/api/v1/estate/{id}`. */
 const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -38,9 +55,9 @@ describe('OpenAPI document and docs page', () => {
   });
 
   it('documents the error body and the partner security scheme', () => {
-    const estate = doc.paths['/api/v1/estate/{id}']!.get as unknown as { security: unknown; responses: Record<string, unknown> };
+    const estate = doc.paths['/api/v1/estate/{id}']!.get!;
     expect(estate.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(estate.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));
+    expect(Object.keys(estate.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '404']));
     expect(JSON.stringify(doc)).toContain('"statusCode"');
   });
 
@@ -58,6 +75,66 @@ describe('OpenAPI document and docs page', () => {
       expect.arrayContaining(['status', 'apartmentType', 'minPrice', 'maxPrice', 'rooms', 'floor', 'externalId', 'q', 'sort']),
     );
     expect(parameters.find((p) => p.name === 'sort')!.schema.enum).toContain('-priceCents');
+  });
+
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+
+  it('gives every route a stable camelCase, verb-first operationId from the one table, a summary, a description and a declared tag', () => {
+    const routes = t.app.routeTable.filter((r) => r.url !== '/api/v1/openapi.json' && !r.url.startsWith('/docs') && r.method !== 'OPTIONS');
+    const withoutId = routes.map((r) => `${r.method} ${toOpenApiPath(r.url)}`).filter((key) => !OPERATION_IDS[key]);
+    expect(withoutId).toEqual([]);
+    const ids = Object.values(OPERATION_IDS);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => !VERBS.test(id))).toEqual([]);
+    const declared = new Set(doc.tags.map((tag) => tag.name));
+    for (const { key, op } of operations()) {
+      expect(op.operationId, key).toBe(OPERATION_IDS[key]);
+      expect(op.summary, key).toBeTruthy();
+      expect(op.description, key).toBeTruthy();
+      expect(op.tags?.length, key).toBe(1);
+      expect(declared.has(op.tags![0]!), key).toBe(true);
+    }
+  });
+
+  it('names its error responses and documents the headers clients rely on', () => {
+    for (const { key, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        // Readiness answers 503 with its own report, not the error body.
+        if ((status.startsWith('4') || status.startsWith('5')) && key !== 'GET /health/ready')
+          expect(response.$ref, `${key} ${status}`).toMatch(/^#\/components\/responses\//);
+        if (!response.$ref) expect(JSON.stringify(response), `${key} ${status}`).not.toContain('Default Response');
+      }
+    }
+    expect(Object.keys(doc.components.responses)).toEqual(expect.arrayContaining(['NotFound', 'UnprocessableEntity', 'TooManyRequests']));
+    expect(JSON.stringify(doc.components.responses.TooManyRequests)).toContain('Retry-After');
+    const create = doc.paths['/api/v1/estate']!.post!.responses!['201']!;
+    expect(Object.keys(create.headers ?? {})).toEqual(
+      expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Idempotent-Replayed']),
+    );
+    expect(Object.keys(doc.paths['/api/v1/estate/{id}']!.get!.responses!['200']!.headers ?? {})).toContain('ETag');
+    // The add-on children are named schemas.
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['GallerySection', 'GalleryItem', 'Poi', 'DownloadsGroup', 'InvestmentFile']));
+  });
+
+  it('describes the upload body, the file route, optional security on public reads and a relative server', () => {
+    const upload = doc.paths['/api/v1/asset/upload']!.post!;
+    expect(Object.keys(upload.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(JSON.stringify(upload.requestBody)).toContain('"format":"binary"');
+    const files = doc.paths['/files/{organizationId}/{assetId}']!.get!;
+    expect(Object.keys(files.responses ?? {})).toEqual(expect.arrayContaining(['200', '206', '304', '404']));
+    expect(files.responses!['200']!.content).toHaveProperty('*/*');
+    expect(doc.paths['/api/v1/estates/{estateId}/gallery']!.get!.security).toEqual([{}, { apiKey: [] }]);
+    expect(doc.paths['/api/v1/admin/organizations']!.get!.security).toEqual([{ operatorToken: [] }]);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['apiKey', 'operatorToken']);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('leaves server-managed fields out of request bodies and writes enumerations as enums in responses', () => {
+    for (const { key, op } of operations()) expect(JSON.stringify(op.requestBody ?? {}), key).not.toContain('x-ignored');
+    const apartment = JSON.stringify(doc.components.schemas.Apartment);
+    expect(apartment).toContain('"enum":["ACTIVE","BOOKED","SOLD","HIDDEN"]');
+    expect(JSON.stringify(doc.components.schemas.Estate)).toContain('"enum":["DRAFT","ACTIVE","SUSPENDED","CANCELLED"]');
   });
 
   it('GET /docs is an HTML page that loads the same document', async () => {

@@ -3,14 +3,17 @@ import { Id, LIMITS, Nullable } from '../../http/schemas.js';
 import { imageProperties } from '../assets/schemas.js';
 
 /** The embedded asset, inline (a nested $ref inside another schema is not followed by the serializer). */
-export const AddonAsset = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  src: Type.String({ description: 'URL of the file' }),
-  mimeType: Type.String(),
-  sizeBytes: Type.Number(),
-  ...imageProperties,
-});
+export const AddonAsset = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    src: Type.String({ description: 'URL of the file' }),
+    mimeType: Type.String(),
+    sizeBytes: Type.Number(),
+    ...imageProperties,
+  },
+  { title: 'AddonAsset' },
+);
 
 export const Title = (description = 'Title') => Type.String({ minLength: 1, maxLength: LIMITS.name, pattern: '\\S', description });
 export const Label = (description = 'Label') => Type.String({ maxLength: LIMITS.shortText, description });

@@ -1,5 +1,5 @@
 import { type Static, type TNull, type TObject, type TOptional, type TUnion, Type } from '@sinclair/typebox';
-import { DateTime, Description, Id, LIMITS, MemberList, Name, Nullable, QueryEnum, changesPage, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, Id, LIMITS, MemberList, Name, Nullable, QueryEnum, StringEnum, changesPage, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 import { HttpUrl } from '../estates/schemas.js';
 
@@ -164,13 +164,13 @@ export const ApartmentSchema = Type.Object(
     name: Type.String(),
     isPromoted: Type.Boolean(),
     description: Nullable(Type.String()),
-    status: Type.String(),
+    status: StringEnum(APARTMENT_STATUSES),
     floorPlanUrls: Type.Array(Type.String()),
     floorPlanPreviewUrls: Type.Array(Type.String()),
     floorPlan3dPreviewUrls: Type.Array(Type.String()),
     priceCents: Nullable(Type.Number()),
     isPriceNet: Type.Boolean(),
-    apartmentType: Type.String(),
+    apartmentType: StringEnum(APARTMENT_TYPES),
     apartmentData: ApartmentDataSchema,
     buildingId: Type.String(),
     estateId: Type.String(),
@@ -183,7 +183,7 @@ export const ApartmentSchema = Type.Object(
     virtualTourUrl: Nullable(Type.String()),
     assetsIds: Type.Array(Type.String()),
     panoramaId: Nullable(Type.String()),
-    preferredAngles: Type.Array(Type.Object({ navigatorId: Type.String(), angle: Type.Number(), source: Type.String() })),
+    preferredAngles: Type.Array(Type.Object({ navigatorId: Type.String(), angle: Type.Number(), source: StringEnum(ANGLE_SOURCES) })),
     externalUrl: Nullable(Type.String()),
     priceChangeHistory: Type.Array(
       Type.Object({ date: Type.String({ format: 'date-time' }), priceCentsBefore: Nullable(Type.Number()), priceCentsAfter: Nullable(Type.Number()) }),

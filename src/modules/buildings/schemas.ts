@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Id, LIMITS, Name, Nullable, PageQuery, withIgnored } from '../../http/schemas.js';
+import { Description, Id, LIMITS, Name, Nullable, PageQuery, StringEnum, withIgnored } from '../../http/schemas.js';
 
 export const FEATURE_TYPES = ['parking', 'elevator', 'storage', 'garden', 'playground', 'gym', 'pool', 'security', 'bike_room', 'other'] as const;
 
@@ -22,7 +22,7 @@ const buildingProperties = {
   estateId: Type.String(),
   name: Type.String(),
   description: Nullable(Type.String()),
-  features: Type.Array(Type.Object({ name: Type.String(), description: Nullable(Type.String()), type: Type.String() })),
+  features: Type.Array(Type.Object({ name: Type.String(), description: Nullable(Type.String()), type: StringEnum(FEATURE_TYPES) })),
   source: Nullable(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Description, LIMITS, Name, Nullable, PageQuery, withIgnored } from '../../http/schemas.js';
+import { DateTime, Description, LIMITS, Name, Nullable, PageQuery, StringEnum, withIgnored } from '../../http/schemas.js';
 import { BuildingInline } from '../buildings/schemas.js';
 
 export const SUBSCRIPTION_STATUSES = ['DRAFT', 'ACTIVE', 'SUSPENDED', 'CANCELLED'] as const;
@@ -19,7 +19,7 @@ export const EstateSchema = Type.Object(
     buildings: Type.Array(BuildingInline),
     integrationType: Nullable(Type.String()),
     isPreview: Type.Boolean(),
-    subscriptionStatus: Type.String(),
+    subscriptionStatus: StringEnum(SUBSCRIPTION_STATUSES),
     manuallyActivatedAt: Nullable(Type.String()),
     manuallyActivatedById: Nullable(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),

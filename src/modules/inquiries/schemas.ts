@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Id, MemberList, Name, Nullable, QueryEnum, withIgnored } from '../../http/schemas.js';
+import { Description, Id, MemberList, Name, Nullable, QueryEnum, StringEnum, withIgnored } from '../../http/schemas.js';
 import { UserInline } from '../users/schemas.js';
 
 export const INQUIRY_STATUSES = ['NEW', 'IN_PROGRESS', 'WON', 'LOST', 'SPAM'] as const;
@@ -21,7 +21,7 @@ export const InquirySchema = Type.Object(
     referralUser: Nullable(UserInline),
     estateId: Type.String(),
     apartmentIds: Type.Array(Type.String()),
-    status: Type.String(),
+    status: StringEnum(INQUIRY_STATUSES),
     phoneNumber: Nullable(Type.String()),
     info: Nullable(Type.String()),
     createdAt: Type.String({ format: 'date-time' }),
@@ -31,10 +31,13 @@ export const InquirySchema = Type.Object(
 );
 export type Inquiry = Static<typeof InquirySchema>;
 
-export const InquiryList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(InquirySchema)) });
+export const InquiryList = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Ref(InquirySchema)) }, { title: 'InquiryList' });
 
 /** What a prospect gets back: nothing beyond the receipt. */
-export const InquiryReceipt = Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) });
+export const InquiryReceipt = Type.Object(
+  { id: Type.String(), status: StringEnum(INQUIRY_STATUSES), createdAt: Type.String({ format: 'date-time' }) },
+  { title: 'InquiryReceipt' },
+);
 
 export const SubmitInquiryBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, LIMITS, Nullable } from '../../http/schemas.js';
+import { Description, LIMITS, Nullable, StringEnum } from '../../http/schemas.js';
 
 export const USER_ROLES = ['admin', 'member'] as const;
 const Role = () =>
@@ -13,7 +13,7 @@ const MembershipInline = Type.Object({
   userId: Type.String(),
   organizationId: Type.String(),
   organization: Type.Object({ id: Type.String(), name: Type.String(), featureFlags: Type.Array(Type.String()) }),
-  role: Type.String(),
+  role: StringEnum(USER_ROLES),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -25,7 +25,7 @@ const userProperties = {
   jobTitle: Nullable(Type.String()),
   description: Nullable(Type.String()),
   email: Type.String(),
-  role: Type.String(),
+  role: StringEnum(USER_ROLES),
   createdAt: Type.String({ format: 'date-time' }),
   isRegistered: Type.Boolean(),
   organizationMemberships: Type.Array(MembershipInline),

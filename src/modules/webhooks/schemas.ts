@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Nullable, Url, withIgnored } from '../../http/schemas.js';
+import { Description, Nullable, StringEnum, Url, withIgnored } from '../../http/schemas.js';
 import { EVENT_TYPES } from './events.js';
 
 export const MAX_ENDPOINTS = 20;
@@ -16,7 +16,7 @@ export const WebhookSchema = Type.Object(
   {
     id: Type.String(),
     url: Type.String(),
-    events: Type.Array(Type.String()),
+    events: Type.Array(StringEnum([...EVENT_TYPES, '*'])),
     description: Nullable(Type.String()),
     enabled: Type.Boolean(),
     createdAt: Type.String({ format: 'date-time' }),
@@ -59,7 +59,7 @@ export const DeliverySchema = Type.Object(
   {
     id: Type.String(),
     eventId: Type.String({ description: 'The webhook-id header: the same on every attempt of the event' }),
-    eventType: Type.String(),
+    eventType: StringEnum(EVENT_TYPES),
     attempt: Type.Integer({ description: '1 for the first attempt' }),
     status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
     responseStatus: Nullable(Type.Integer()),

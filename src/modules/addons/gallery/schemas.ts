@@ -2,28 +2,37 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Description, Id, LIMITS, Nullable } from '../../../http/schemas.js';
 import { AddonAsset, Order, Title } from '../schemas.js';
 
-export const GalleryItem = Type.Object({
-  id: Type.String(),
-  assetId: Type.String(),
-  caption: Nullable(Type.String()),
-  sectionId: Nullable(Type.String({ description: 'null when the item is ungrouped' })),
-  order: Type.Integer(),
-  asset: AddonAsset,
-});
+export const GalleryItem = Type.Object(
+  {
+    id: Type.String(),
+    assetId: Type.String(),
+    caption: Nullable(Type.String()),
+    sectionId: Nullable(Type.String({ description: 'null when the item is ungrouped' })),
+    order: Type.Integer(),
+    asset: AddonAsset,
+  },
+  { title: 'GalleryItem' },
+);
 
-export const GallerySection = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  order: Type.Integer(),
-  items: Type.Array(GalleryItem),
-});
+export const GallerySection = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    order: Type.Integer(),
+    items: Type.Array(GalleryItem),
+  },
+  { title: 'GallerySection' },
+);
 
-export const GalleryDocument = Type.Object({
-  enabled: Type.Boolean(),
-  sections: Type.Array(GallerySection),
-  items: Type.Array(GalleryItem, { description: 'Ungrouped items' }),
-});
+export const GalleryDocument = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    sections: Type.Array(GallerySection),
+    items: Type.Array(GalleryItem, { description: 'Ungrouped items' }),
+  },
+  { title: 'GalleryDocument' },
+);
 export type GalleryDocument = Static<typeof GalleryDocument>;
 
 const Caption = () => Nullable(Type.String({ maxLength: LIMITS.name, description: 'Caption' }));

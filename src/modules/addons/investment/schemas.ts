@@ -2,23 +2,29 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Id, LIMITS } from '../../../http/schemas.js';
 import { AddonAsset, Label, Order, Title } from '../schemas.js';
 
-export const InvestmentFile = Type.Object({
-  id: Type.String(),
-  assetId: Type.String(),
-  label: Type.String(),
-  order: Type.Integer(),
-  asset: AddonAsset,
-});
+export const InvestmentFile = Type.Object(
+  {
+    id: Type.String(),
+    assetId: Type.String(),
+    label: Type.String(),
+    order: Type.Integer(),
+    asset: AddonAsset,
+  },
+  { title: 'InvestmentFile' },
+);
 
-export const InvestmentSection = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  description: Type.String({ description: 'Sanitised HTML' }),
-  order: Type.Integer(),
-  files: Type.Array(InvestmentFile),
-});
+export const InvestmentSection = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    description: Type.String({ description: 'Sanitised HTML' }),
+    order: Type.Integer(),
+    files: Type.Array(InvestmentFile),
+  },
+  { title: 'InvestmentSection' },
+);
 
-export const InvestmentDocument = Type.Object({ enabled: Type.Boolean(), sections: Type.Array(InvestmentSection) });
+export const InvestmentDocument = Type.Object({ enabled: Type.Boolean(), sections: Type.Array(InvestmentSection) }, { title: 'InvestmentDocument' });
 export type InvestmentDocument = Static<typeof InvestmentDocument>;
 
 const Html = () =>

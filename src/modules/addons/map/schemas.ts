@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Id, LIMITS, Nullable } from '../../../http/schemas.js';
+import { Id, LIMITS, Nullable, StringEnum } from '../../../http/schemas.js';
 import { AddonAsset, Order, Title } from '../schemas.js';
 import { POI_CATEGORIES, TILE_STYLES } from './geo.js';
 
@@ -15,34 +15,44 @@ const Category = Type.Union(
 );
 const DistanceLabel = () => Nullable(Type.String({ maxLength: LIMITS.shortText, description: 'Replaces the computed distance wording' }));
 
-export const Poi = Type.Object({
-  id: Type.String(),
-  category: Type.String(),
-  label: Type.String(),
-  lat: Type.Number(),
-  lng: Type.Number(),
-  customDistanceLabel: Nullable(Type.String()),
-  distanceMeters: Nullable(Type.Number({ description: 'Great-circle metres from the map centre; null until a centre is set' })),
-  distanceLabel: Nullable(Type.String({ description: '"350 m" / "1.2 km", or customDistanceLabel when set' })),
-  order: Type.Integer(),
-});
+export const Poi = Type.Object(
+  {
+    id: Type.String(),
+    category: StringEnum(POI_CATEGORIES),
+    label: Type.String(),
+    lat: Type.Number(),
+    lng: Type.Number(),
+    customDistanceLabel: Nullable(Type.String()),
+    distanceMeters: Nullable(Type.Number({ description: 'Great-circle metres from the map centre; null until a centre is set' })),
+    distanceLabel: Nullable(Type.String({ description: '"350 m" / "1.2 km", or customDistanceLabel when set' })),
+    order: Type.Integer(),
+  },
+  { title: 'Poi' },
+);
 export type Poi = Static<typeof Poi>;
 
-export const MapDocument = Type.Object({
-  enabled: Type.Boolean(),
-  centerLat: Nullable(Type.Number()),
-  centerLng: Nullable(Type.Number()),
-  defaultZoom: Nullable(Type.Integer()),
-  tileStyle: Nullable(Type.String()),
-  defaultViewLat: Nullable(Type.Number()),
-  defaultViewLng: Nullable(Type.Number()),
-  logoAssetId: Nullable(Type.String()),
-  logoAsset: Nullable(AddonAsset),
-  tiles: Nullable(
-    Type.Object({ urlTemplate: Type.String(), attribution: Type.String({ description: 'HTML attribution the tile terms require' }), maxZoom: Type.Integer() }),
-  ),
-  pois: Type.Array(Poi),
-});
+export const MapDocument = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    centerLat: Nullable(Type.Number()),
+    centerLng: Nullable(Type.Number()),
+    defaultZoom: Nullable(Type.Integer()),
+    tileStyle: Nullable(StringEnum(TILE_STYLES)),
+    defaultViewLat: Nullable(Type.Number()),
+    defaultViewLng: Nullable(Type.Number()),
+    logoAssetId: Nullable(Type.String()),
+    logoAsset: Nullable(AddonAsset),
+    tiles: Nullable(
+      Type.Object({
+        urlTemplate: Type.String(),
+        attribution: Type.String({ description: 'HTML attribution the tile terms require' }),
+        maxZoom: Type.Integer(),
+      }),
+    ),
+    pois: Type.Array(Poi),
+  },
+  { title: 'MapDocument' },
+);
 export type MapDocument = Static<typeof MapDocument>;
 
 export const PutMapBody = Type.Object(
