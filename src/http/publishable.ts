@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { isPublishable } from '../modules/organizations/service.js';
@@ -115,6 +116,12 @@ function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string)
  */
 export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
   const cache = new PublishableCache(db);
+  // Every public-page read answers a publishable key's matching If-None-Match with 304: said once, here.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { publishable?: boolean } | undefined;
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (config?.publishable && response) response['304'] = Type.Null({ description: 'Not modified (a publishable key’s If-None-Match matched the ETag)' });
+  });
   app.addHook('preHandler', async (request, reply) => {
     if (!isPublishable(request.auth) || request.routeOptions.config?.publishable !== true) return;
     const key = `${request.auth!.organizationId} ${request.url}`;

@@ -67,7 +67,7 @@ describe('OpenAPI document and docs page', () => {
       const ok = (doc.paths[path]!.get as unknown as { responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }> }).responses[
         '200'
       ]!;
-      expect(Object.keys(ok.headers ?? {}), path).toEqual(['X-Total-Count', 'Link']);
+      expect(Object.keys(ok.headers ?? {}), path).toEqual(expect.arrayContaining(['X-Total-Count', 'Link']));
       expect(ok.headers!['X-Total-Count']!.schema.type).toBe('integer');
     }
     const parameters = (doc.paths['/api/v1/apartment']!.get as unknown as { parameters: Array<{ name: string; schema: { enum?: string[] } }> }).parameters;

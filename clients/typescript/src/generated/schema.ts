@@ -2801,6 +2801,13 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2992,6 +2999,13 @@ export interface operations {
                     "application/json": components["schemas"]["Estate"];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3090,6 +3104,13 @@ export interface operations {
                     "application/json": components["schemas"]["Navigator"];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3131,6 +3152,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Building"][];
                 };
+            };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3227,6 +3255,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Building"];
                 };
+            };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3350,6 +3385,13 @@ export interface operations {
                         items: components["schemas"]["Apartment"][];
                     };
                 };
+            };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3868,6 +3910,13 @@ export interface operations {
                     "application/json": components["schemas"]["Apartment"];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4376,6 +4425,13 @@ export interface operations {
                     "application/json": components["schemas"]["Panorama"][];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4468,6 +4524,13 @@ export interface operations {
                     "application/json": components["schemas"]["Asset"][];
                 };
             };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4552,6 +4615,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AssetWithUsage"];
                 };
+            };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
