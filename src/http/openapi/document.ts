@@ -146,6 +146,8 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
   responses['422'] ??= { $ref: '#/components/responses/UnprocessableEntity' };
   responses['500'] ??= { $ref: '#/components/responses/InternalServerError' };
   responses['503'] ??= { $ref: '#/components/responses/ServiceUnavailable' };
+  // A write whose transaction collides with a concurrent one (deadlock, serialization failure) is 409: retry it.
+  if (route && route.method !== 'GET' && route.auth !== 'none') responses['409'] ??= { $ref: '#/components/responses/Conflict' };
   operation.responses = sortByStatus(responses);
 }
 

@@ -31,7 +31,7 @@ export const ERROR_RESPONSES: Record<string, unknown> = {
     error: 'Not Found',
     message: 'Estate with id 0190c6a4-8f2e-7d4b-9a31-2f6f1c1e9b10 not found',
   }),
-  Conflict: errorResponse('Collides with current state (duplicate name or slug, idempotent request still running)', {
+  Conflict: errorResponse('Collides with current state (duplicate name or slug, idempotent request still running) or with a concurrent change (retry)', {
     statusCode: 409,
     error: 'Conflict',
     message: 'An estate named "Park Residence" already exists',

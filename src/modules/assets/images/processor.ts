@@ -167,6 +167,9 @@ export class ImageProcessor {
 
   private async finish(organizationId: string, id: string, storageKey: string, rendered: RenderedImage | undefined): Promise<void> {
     const recorded = await this.db.transaction(async (tx) => {
+      // The add-ons showing the asset first, then the asset row: the lock order of an asset delete (and of
+      // every add-on write), so a delete racing this job cannot deadlock with it.
+      await touchAddonsShowingAsset(tx, organizationId, id);
       const done = await repo.finishImage(tx, organizationId, id, {
         width: rendered?.width ?? null,
         height: rendered?.height ?? null,
@@ -176,7 +179,6 @@ export class ImageProcessor {
         variants: json((rendered?.variants ?? []).map(({ width, height, sizeBytes }) => ({ width, height, sizeBytes }))),
         imageState: rendered ? 'ready' : 'failed',
       });
-      if (done) await touchAddonsShowingAsset(tx, organizationId, id);
       return done;
     });
     // Deleted while its variants were made: the delete may have run before they were stored.
