@@ -11,6 +11,8 @@ export const PUBLISHABLE_SERVER_TTL_MS = 1_000;
 const CACHE_ENTRIES = 2_000;
 /** Larger answers (a list of thousands of apartments) are rebuilt each time rather than held. */
 const CACHE_MAX_BODY = 1024 * 1024;
+/** All kept answers together (characters): distinct query strings cannot make the cache grow past this. */
+const CACHE_MAX_TOTAL = 32 * 1024 * 1024;
 
 interface Answer {
   body: string;
@@ -20,7 +22,8 @@ interface Answer {
 }
 
 /**
- * Masked answers to publishable keys, by organization and URL, so a page's reads cost what an
+ * Masked answers to publishable keys, by organization and URL (at most 2,000 answers and 32 M characters,
+ * oldest first out), so a page's reads cost what an
  * anonymous add-on read costs. Valid while the database's write generation has not moved (every
  * write of this process moves it: on PGlite the only writer, so never stale) and, on PostgreSQL,
  * for at most PUBLISHABLE_SERVER_TTL_MS (writes of other instances are not notified for every table
@@ -28,6 +31,7 @@ interface Answer {
  */
 export class PublishableCache {
   private readonly entries = new Map<string, Answer>();
+  private total = 0;
   readonly stats = { hits: 0, misses: 0 };
   private readonly ttl: number;
 
@@ -52,9 +56,24 @@ export class PublishableCache {
   /** Stores an answer built under `generation`, unless a write happened meanwhile. */
   store(key: string, answer: Answer): void {
     if (answer.body.length > CACHE_MAX_BODY || answer.generation !== this.generation()) return;
-    this.entries.delete(key);
-    if (this.entries.size >= CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.remove(key);
+    while (this.entries.size > 0 && (this.entries.size >= CACHE_ENTRIES || this.total + answer.body.length > CACHE_MAX_TOTAL)) {
+      this.remove(this.entries.keys().next().value as string);
+    }
     this.entries.set(key, answer);
+    this.total += answer.body.length;
+  }
+
+  /** Characters held (bounded by CACHE_MAX_TOTAL). */
+  get size(): number {
+    return this.total;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.body.length;
   }
 }
 
