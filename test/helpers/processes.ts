@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_DATABASE, createTestDatabaseUrl } from './database.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -128,4 +131,47 @@ export async function waitReady(server: ServerChild, timeoutMs = 120_000): Promi
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`server not ready in ${timeoutMs} ms:\n${server.output()}`);
+}
+
+/** Server processes of one test file, on its own DATA_DIR and (on the PostgreSQL pass) its own database. */
+export interface ServerProcesses {
+  dataDir: string;
+  /** The test database on the PostgreSQL pass; undefined on PGlite (then the database is under dataDir). */
+  databaseUrl: string | undefined;
+  /** DATA_DIR, DATABASE_URL, DATABASE_DIRECT_URL and the file's own settings. */
+  env: NodeJS.ProcessEnv;
+  /** A server on a free port with `env`, remembered for close(); with `ready`, once it answers /health/ready. */
+  start(options?: { ready?: boolean }): Promise<ServerChild>;
+  /** Remembers a server started another way (another environment or port) for close(). */
+  track(server: ServerChild): ServerChild;
+  /** SIGKILLs what still runs, waits for every exit, drops the database and removes DATA_DIR. */
+  close(): Promise<void>;
+}
+
+export async function serverProcesses(prefix: string, settings: Record<string, string | undefined>): Promise<ServerProcesses> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const database = TEST_DATABASE === 'postgres' ? await createTestDatabaseUrl() : undefined;
+  const env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: database?.url, DATABASE_DIRECT_URL: database?.directUrl, ...settings });
+  const started: ServerChild[] = [];
+  const track = (server: ServerChild) => {
+    started.push(server);
+    return server;
+  };
+  return {
+    dataDir,
+    databaseUrl: database?.url,
+    env,
+    track,
+    async start(options = {}) {
+      const server = track(startServerChild(env, await freePort()));
+      if (options.ready) await waitReady(server);
+      return server;
+    },
+    async close() {
+      for (const s of started) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+      await Promise.all(started.map((s) => s.exited));
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

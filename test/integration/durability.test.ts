@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { type ServerChild, childEnv, freePort, startServerChild, waitReady } from '../helpers/processes.js';
+import { TEST_DATABASE } from '../helpers/database.js';
+import { type ServerChild, type ServerProcesses, childEnv, freePort, serverProcesses, startServerChild, waitReady } from '../helpers/processes.js';
 
 const json = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
@@ -38,36 +38,18 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 describe(`server process on ${TEST_DATABASE}`, () => {
+  let servers: ServerProcesses;
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  const started: ServerChild[] = [];
-
-  const start = async () => {
-    const server = startServerChild(env, await freePort());
-    started.push(server);
-    return server;
-  };
+  const start = () => servers.start();
+  const track = (server: ServerChild) => servers.track(server);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-durable-'));
-    let databaseUrl: string | undefined;
-    let databaseDirectUrl: string | undefined;
-    if (TEST_DATABASE === 'postgres') {
-      const created = await createTestDatabaseUrl();
-      databaseUrl = created.url;
-      databaseDirectUrl = created.directUrl;
-      dropDatabase = created.drop;
-    }
-    env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, DATABASE_DIRECT_URL: databaseDirectUrl, ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    servers = await serverProcesses('pps-durable-', { ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    ({ dataDir, env } = servers);
   }, 120_000);
 
-  afterAll(async () => {
-    for (const s of started) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-    await Promise.all(started.map((s) => s.exited));
-    await dropDatabase?.();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => servers?.close());
 
   it('SIGKILL during a stream of writes loses no acknowledged write', async () => {
     const first = await start();
@@ -204,7 +186,7 @@ describe(`server process on ${TEST_DATABASE}`, () => {
 
   it('refuses to start on invalid configuration, naming the variable; a busy port exits non-zero and frees DATA_DIR', async () => {
     const badConfig = startServerChild({ ...env, STORAGE_DRIVER: 'floppy' }, await freePort());
-    started.push(badConfig);
+    track(badConfig);
     const bad = await badConfig.exited;
     expect(bad.code).toBe(1);
     expect(badConfig.output()).toMatch(/STORAGE_DRIVER must be/);
@@ -214,7 +196,7 @@ describe(`server process on ${TEST_DATABASE}`, () => {
     const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
     try {
       const busy = startServerChild(childEnv({ DATA_DIR: ownDir, LOG_LEVEL: 'info' }), port);
-      started.push(busy);
+      track(busy);
       const end = await busy.exited;
       expect(end.code).toBe(1);
       expect(busy.output()).toMatch(/EADDRINUSE/);
@@ -230,10 +212,10 @@ describe(`server process on ${TEST_DATABASE}`, () => {
   it('a second server on the same DATA_DIR is refused with a clear message; the first keeps serving', async () => {
     const own = childEnv({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'pps-lock-')), ADMIN_TOKEN, LOG_LEVEL: 'info' });
     const first = startServerChild(own, await freePort());
-    started.push(first);
+    track(first);
     await waitReady(first);
     const second = startServerChild(own, await freePort());
-    started.push(second);
+    track(second);
     const end = await second.exited;
     expect(end.code).not.toBe(0);
     expect(end.code).not.toBeNull();

@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
+import { TEST_DATABASE } from '../helpers/database.js';
 import { KEYED_CREATES, markedIds, seedCreates, sendKeyed, servePng } from '../helpers/keyed-creates.js';
-import { type ServerChild, childEnv, freePort, startServerChild, waitReady } from '../helpers/processes.js';
+import { type ServerProcesses, serverProcesses } from '../helpers/processes.js';
 
 /**
  * The server as a real process, SIGKILLed while every creating route has a keyed create committed and
@@ -14,27 +12,13 @@ import { type ServerChild, childEnv, freePort, startServerChild, waitReady } fro
  * against the restarted server must replay the original answer; the database must hold one record.
  */
 describe(`a kill between commit and answer, on ${TEST_DATABASE}`, () => {
-  let dataDir: string;
-  let databaseUrl: string | undefined;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let servers: ServerProcesses;
   let png: Awaited<ReturnType<typeof servePng>>;
-  let env: NodeJS.ProcessEnv;
-  const started: ServerChild[] = [];
-
-  const start = async () => {
-    const server = startServerChild(env, await freePort());
-    started.push(server);
-    await waitReady(server);
-    return server;
-  };
+  const start = () => servers.start({ ready: true });
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-idem-crash-'));
-    if (TEST_DATABASE === 'postgres') ({ url: databaseUrl, drop: dropDatabase } = await createTestDatabaseUrl());
     png = await servePng();
-    env = childEnv({
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
+    servers = await serverProcesses('pps-idem-crash-', {
       ADMIN_TOKEN,
       NODE_ENV: 'test',
       TEST_FAULTS: 'true',
@@ -44,11 +28,8 @@ describe(`a kill between commit and answer, on ${TEST_DATABASE}`, () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const s of started) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-    await Promise.all(started.map((s) => s.exited));
+    await servers?.close();
     await png?.close();
-    await dropDatabase?.();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('every creating route: the retry replays the original status and id, and one record exists', async () => {
@@ -84,7 +65,7 @@ describe(`a kill between commit and answer, on ${TEST_DATABASE}`, () => {
     server.child.kill('SIGTERM');
     await server.exited;
 
-    const db: Database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: path.join(dataDir, 'pglite') });
+    const db: Database = await openDatabase(servers.databaseUrl ? { databaseUrl: servers.databaseUrl } : { dataDir: path.join(servers.dataDir, 'pglite') });
     try {
       for (const [i, create] of KEYED_CREATES.entries()) {
         const ids = await markedIds(db, create, markers[i]!);

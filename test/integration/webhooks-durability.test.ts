@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { type ServerChild, childEnv, freePort, startServerChild, waitReady } from '../helpers/processes.js';
+import { TEST_DATABASE } from '../helpers/database.js';
+import { type ServerProcesses, serverProcesses } from '../helpers/processes.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
 
 const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
@@ -22,34 +19,13 @@ async function post(url: string, key: string, body: unknown): Promise<{ status: 
  * (TEST_DATABASE=postgres) a fresh PostgreSQL database.
  */
 describe(`webhook outbox across SIGKILL on ${TEST_DATABASE}`, () => {
-  let dataDir: string;
-  let env: NodeJS.ProcessEnv;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let servers: ServerProcesses;
   let receiver: Receiver;
-  const started: ServerChild[] = [];
-
-  const start = async () => {
-    const server = startServerChild(env, await freePort());
-    started.push(server);
-    await waitReady(server);
-    return server;
-  };
+  const start = () => servers.start({ ready: true });
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-webhook-durable-'));
     receiver = await startReceiver();
-    let databaseUrl: string | undefined;
-    let databaseDirectUrl: string | undefined;
-    if (TEST_DATABASE === 'postgres') {
-      const created = await createTestDatabaseUrl();
-      databaseUrl = created.url;
-      databaseDirectUrl = created.directUrl;
-      dropDatabase = created.drop;
-    }
-    env = childEnv({
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      DATABASE_DIRECT_URL: databaseDirectUrl,
+    servers = await serverProcesses('pps-webhook-durable-', {
       ADMIN_TOKEN,
       ALLOW_PRIVATE_ASSET_URLS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms,800ms,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
@@ -58,11 +34,8 @@ describe(`webhook outbox across SIGKILL on ${TEST_DATABASE}`, () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const s of started) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-    await Promise.all(started.map((s) => s.exited));
-    await receiver.close();
-    await dropDatabase?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await servers?.close();
+    await receiver?.close();
   });
 
   it('every committed event is delivered after a SIGKILL and a restart', async () => {
