@@ -43,6 +43,10 @@ const assetProperties = {
   src: Type.String({ description: 'URL of the file: the service’s /files/… or the bucket when S3_PUBLIC_URL is set; the original bytes as uploaded' }),
   mimeType: Type.String({ description: 'Detected from the content (magic bytes); text formats by extension' }),
   sizeBytes: Type.Integer(),
+  sha256: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the original bytes (hex): a client can tell whether it already uploaded a file; also the ETag of its /files URL',
+  }),
   ...imageProperties,
   hasLocation: Type.Boolean({
     description: 'Whether the original carries a GPS position (EXIF or XMP); the original is served as uploaded, variants never carry it',

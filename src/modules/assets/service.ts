@@ -70,7 +70,7 @@ export class AssetsService {
    * The API shape of a stored asset: its storage key becomes the public `src` URL. Variant URLs are
    * always the service's (a bucket could not make a variant that is not there yet).
    */
-  toAsset({ organizationId: _, storageKey: key, sha256: __, imageState: ___, variants, ...row }: AssetRow): Asset {
+  toAsset({ organizationId: _, storageKey: key, imageState: __, variants, ...row }: AssetRow): Asset {
     return {
       ...row,
       src: assetSrc(this.config, this.storage, key),

@@ -1695,6 +1695,8 @@ export interface components {
             /** @description Detected from the content (magic bytes); text formats by extension */
             mimeType: string;
             sizeBytes: number;
+            /** @description SHA-256 of the original bytes (hex): a client can tell whether it already uploaded a file; also the ETag of its /files URL */
+            sha256: string;
             width: number | null;
             height: number | null;
             /** @description WebP variants for each of 320, 640, 1280, 1920 pixels narrower than the image, smallest first; [] for other assets */
@@ -1723,6 +1725,8 @@ export interface components {
             /** @description Detected from the content (magic bytes); text formats by extension */
             mimeType: string;
             sizeBytes: number;
+            /** @description SHA-256 of the original bytes (hex): a client can tell whether it already uploaded a file; also the ETag of its /files URL */
+            sha256: string;
             width: number | null;
             height: number | null;
             /** @description WebP variants for each of 320, 640, 1280, 1920 pixels narrower than the image, smallest first; [] for other assets */
