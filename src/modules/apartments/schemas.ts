@@ -64,7 +64,8 @@ export const ExternalId = (description = 'Your system’s id of the apartment: u
 
 const UrlList = () => Type.Array(HttpUrl(), { maxItems: 100 });
 
-const writable = {
+/** The writable fields of an apartment, one definition for every body that sets them (and the apply manifest). */
+export const APARTMENT_WRITABLE = {
   isPromoted: Type.Optional(Type.Boolean()),
   description: Type.Optional(Nullable(Description())),
   status: Type.Optional(literalUnion(APARTMENT_STATUSES, 'ACTIVE, BOOKED, SOLD or HIDDEN')),
@@ -92,14 +93,18 @@ const writable = {
 export const APARTMENT_IGNORED = ['id', 'building', 'estateId', 'priceChangeHistory', 'createdAt', 'updatedAt'];
 
 export const CreateApartmentBody = withIgnored(
-  { name: Name('Apartment name'), buildingId: Id('Building the apartment is in'), ...writable },
+  { name: Name('Apartment name'), buildingId: Id('Building the apartment is in'), ...APARTMENT_WRITABLE },
   APARTMENT_IGNORED,
 );
 export const UpdateApartmentBody = withIgnored(
-  { name: Type.Optional(Name('Apartment name')), buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')), ...writable },
+  {
+    name: Type.Optional(Name('Apartment name')),
+    buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')),
+    ...APARTMENT_WRITABLE,
+  },
   APARTMENT_IGNORED,
 );
-export const BulkApartmentItem = withIgnored({ name: Name('Apartment name'), ...writable }, APARTMENT_IGNORED);
+export const BulkApartmentItem = withIgnored({ name: Name('Apartment name'), ...APARTMENT_WRITABLE }, APARTMENT_IGNORED);
 
 export const MAX_BULK = 5000;
 export const BulkApartmentsBody = Type.Object(
@@ -110,13 +115,13 @@ export const BulkApartmentsBody = Type.Object(
   { additionalProperties: false },
 );
 
-const { externalId: _externalId, ...writableButKey } = writable;
+const { externalId: _externalId, ...APARTMENT_WRITABLEButKey } = APARTMENT_WRITABLE;
 
 export const UpsertApartmentItem = withIgnored(
   {
     externalId: ExternalId('Matches the apartment of the organization with this externalId; a new one is created when none has it'),
     name: Type.Optional(Name('Apartment name (required when the apartment is new)')),
-    ...writableButKey,
+    ...APARTMENT_WRITABLEButKey,
   },
   APARTMENT_IGNORED,
 );
@@ -152,7 +157,7 @@ export const BulkUpdateItem = withIgnored(
     externalId: Type.Optional(ExternalId('The apartment to change, by its externalId (or id; exactly one of them)')),
     name: Type.Optional(Name('Apartment name')),
     buildingId: Type.Optional(Id('Moves the apartment to another building of the organization')),
-    ...writableButKey,
+    ...APARTMENT_WRITABLEButKey,
   },
   APARTMENT_IGNORED.filter((f) => f !== 'id'),
 );

@@ -32,7 +32,8 @@ export const BuildingSchema = Type.Object(buildingProperties, { $id: 'Building',
 /** The same shape for embedding: fast-json-stringify cannot follow a $ref nested inside another $ref'd schema. */
 export const BuildingInline = Type.Object(buildingProperties);
 
-const writable = {
+/** The writable fields of a building besides its name and estate (bodies and the apply manifest). */
+export const BUILDING_WRITABLE = {
   description: Type.Optional(Nullable(Description())),
   features: Type.Optional(Type.Array(Feature, { maxItems: 100 })),
   source: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.shortText }))),
@@ -40,10 +41,13 @@ const writable = {
 
 export const BUILDING_IGNORED = ['id', 'createdAt', 'updatedAt'];
 
-export const CreateBuildingBody = withIgnored({ name: Name('Building name'), estateId: Id('Estate the building belongs to'), ...writable }, BUILDING_IGNORED);
+export const CreateBuildingBody = withIgnored(
+  { name: Name('Building name'), estateId: Id('Estate the building belongs to'), ...BUILDING_WRITABLE },
+  BUILDING_IGNORED,
+);
 
 export const UpdateBuildingBody = withIgnored(
-  { name: Type.Optional(Name('Building name')), estateId: Type.Optional(Id('Must equal the current estate; buildings do not move')), ...writable },
+  { name: Type.Optional(Name('Building name')), estateId: Type.Optional(Id('Must equal the current estate; buildings do not move')), ...BUILDING_WRITABLE },
   BUILDING_IGNORED,
 );
 export type Building = Static<typeof BuildingSchema>;

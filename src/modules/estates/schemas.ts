@@ -37,7 +37,8 @@ export const HttpUrl = () => Type.String({ maxLength: LIMITS.url, pattern: '^[Hh
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 
-const writable = {
+/** The writable fields of an estate besides its name (bodies and the apply manifest). */
+export const ESTATE_WRITABLE = {
   description: Type.Optional(Nullable(Description())),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: SLUG_PATTERN, description: 'Lowercase ASCII words joined by hyphens; unique' })),
   photoUrl: Type.Optional(Nullable(HttpUrl())),
@@ -57,8 +58,8 @@ const writable = {
 export const ESTATE_IGNORED = ['id', 'organizationId', 'organization', 'buildings', 'navigatorId', 'createdAt', 'updatedAt'];
 export const DASHBOARD_FIELDS = ['isPreview', 'subscriptionStatus', 'manuallyActivatedAt', 'manuallyActivatedById'] as const;
 
-export const CreateEstateBody = withIgnored({ name: Name('Estate name'), ...writable }, ESTATE_IGNORED);
-export const UpdateEstateBody = withIgnored({ name: Type.Optional(Name('Estate name')), ...writable }, ESTATE_IGNORED);
+export const CreateEstateBody = withIgnored({ name: Name('Estate name'), ...ESTATE_WRITABLE }, ESTATE_IGNORED);
+export const UpdateEstateBody = withIgnored({ name: Type.Optional(Name('Estate name')), ...ESTATE_WRITABLE }, ESTATE_IGNORED);
 
 export const AdminUpdateEstateBody = Type.Object(
   {
@@ -83,10 +84,10 @@ export const SetupBody = withIgnored(
   {
     name: Name('Estate name'),
     buildingName: Type.Optional(Name('Name of the first building; "Building 1" when omitted')),
-    description: writable.description,
-    slug: writable.slug,
-    photoUrl: writable.photoUrl,
-    integrationType: writable.integrationType,
+    description: ESTATE_WRITABLE.description,
+    slug: ESTATE_WRITABLE.slug,
+    photoUrl: ESTATE_WRITABLE.photoUrl,
+    integrationType: ESTATE_WRITABLE.integrationType,
   },
   [],
 );
