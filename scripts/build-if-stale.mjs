@@ -23,7 +23,12 @@ function newest(entry) {
   return max;
 }
 
-const sources = Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'tsconfig.json')), newest(path.join(root, 'tsconfig.build.json')));
+const sources = Math.max(
+  newest(path.join(root, 'src')),
+  newest(path.join(root, 'clients', 'typescript', 'src')),
+  newest(path.join(root, 'tsconfig.json')),
+  newest(path.join(root, 'tsconfig.build.json')),
+);
 let built = 0;
 try {
   built = statSync(stamp).mtimeMs;

@@ -25,6 +25,13 @@ Commands:
   list-orgs                                        list organizations as JSON
   migrate                                          apply pending migrations
   serve                                            start the HTTP server (same as npm start)
+
+Over the HTTP API of any deployment (an organization key with the write scope):
+  apply <project.yaml> [--dry-run] [--prune-addons] [--url <URL>] [--key <KEY>]
+                                                   make the service match a project file: prints the plan
+                                                   (+ create, ~ update, - remove), then applies it; --url and
+                                                   --key default to PUBLISHER_URL and PUBLISHER_KEY
+  schema                                           print the JSON Schema of the project file
 `;
 
 /** A mistake in how the command was called: usage is printed and the exit code is 2. */
@@ -57,6 +64,13 @@ function options(args: string[], spec: Record<string, { type: 'string' }>) {
 }
 
 type Write = (text: string) => void;
+
+const APPLY_OPTIONS = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'prune-addons': { type: 'boolean' },
+} as const;
 
 async function withOrganizations<T>(fn: (organizations: OrganizationsService) => Promise<T>): Promise<T> {
   const runtime = await openRuntime(loadConfig(), 'estate-publisher CLI');
@@ -113,6 +127,29 @@ export async function runCli(argv: string[], out: Write, err: Write): Promise<nu
         const runtime = await openRuntime(loadConfig(), 'estate-publisher migrate');
         await runtime.close();
         out(json({ applied: runtime.applied }));
+        return 0;
+      }
+      case 'apply': {
+        let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof APPLY_OPTIONS; allowPositionals: true; strict: true }>>;
+        try {
+          parsed = parseArgs({ args: rest, options: APPLY_OPTIONS, allowPositionals: true, strict: true });
+        } catch (e) {
+          throw new UsageError((e as Error).message);
+        }
+        const [file, ...extra] = parsed.positionals;
+        if (file === undefined || extra.length > 0) throw new UsageError('apply takes one project file');
+        const url = parsed.values.url ?? process.env.PUBLISHER_URL;
+        const key = parsed.values.key ?? process.env.PUBLISHER_KEY;
+        if (!url) throw new UsageError('--url (or PUBLISHER_URL) is required: where the service runs, e.g. https://publisher.example.com');
+        if (!/^https?:\/\/[^\s]+$/i.test(url)) throw new UsageError(`--url must be an http(s) URL; got "${url}"`);
+        if (!key) throw new UsageError('--key (or PUBLISHER_KEY) is required: an organization API key with the write scope');
+        const { runApply } = await import('./apply/run.js');
+        return await runApply({ file, url, key, dryRun: parsed.values['dry-run'] ?? false, pruneAddons: parsed.values['prune-addons'] ?? false }, out, err);
+      }
+      case 'schema': {
+        options(rest, {});
+        const { manifestJsonSchema } = await import('./apply/manifest.js');
+        out(json(manifestJsonSchema()));
         return 0;
       }
       case 'serve': {

@@ -1,0 +1,166 @@
+/**
+ * Reads a project file (YAML, or JSON, which is YAML too) and refuses a bad one before any request:
+ * every mistake is named by file, line and column, and by its path in the document.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value';
+import { LineCounter, type Node, isNode, parseDocument } from 'yaml';
+import { Manifest } from './manifest.js';
+
+/** The file is not a valid project: nothing was sent. */
+export class ManifestError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ManifestError';
+  }
+}
+
+export interface LoadedManifest {
+  manifest: Manifest;
+  /** The directory local asset paths are relative to. */
+  baseDir: string;
+  file: string;
+}
+
+type Segment = string | number;
+
+const showPath = (segments: readonly Segment[]) =>
+  segments.reduce<string>((out, s) => (typeof s === 'number' ? `${out}[${s}]` : out ? `${out}.${s}` : String(s)), '') || '(the document)';
+
+/** Reads, parses and checks the project file; throws ManifestError naming every mistake found. */
+export async function loadManifest(file: string, text: string): Promise<LoadedManifest> {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const where = (offset: number | undefined) => {
+    if (offset === undefined) return file;
+    const { line, col } = lines.linePos(offset);
+    return `${file}:${line}:${col}`;
+  };
+  if (doc.errors.length > 0) throw new ManifestError(doc.errors.map((e) => `${where(e.pos[0])}: ${e.message.split('\n')[0]}`));
+
+  /** The nearest node the path reaches, for its line. */
+  const locate = (segments: readonly Segment[]) => {
+    for (let n = segments.length; n >= 0; n--) {
+      const node = doc.getIn(segments.slice(0, n), true) as Node | undefined;
+      if (isNode(node) && node.range) return where(node.range[0]);
+    }
+    return file;
+  };
+  const problems: string[] = [];
+  const problem = (segments: readonly Segment[], message: string) => problems.push(`${locate(segments)}: ${showPath(segments)}: ${message}`);
+
+  const value: unknown = doc.toJS();
+  const seen = new Set<string>();
+  for (const error of Value.Errors(Manifest, value)) {
+    const segments = error.path
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const key = showPath(segments);
+    if (seen.has(key)) continue; // one message per place: a union reports each of its branches
+    seen.add(key);
+    problem(segments, explain(error));
+  }
+  if (problems.length > 0) throw new ManifestError(problems);
+
+  const manifest = value as Manifest;
+  const baseDir = path.dirname(path.resolve(file));
+  await checkReferences(manifest, baseDir, problem);
+  if (problems.length > 0) throw new ManifestError(problems);
+  return { manifest, baseDir, file };
+}
+
+/** A validation error in words: a nullable field's error is the non-null variant's, a pattern names what it wants. */
+function explain(error: ValueError): string {
+  if (error.type === ValueErrorType.Union) {
+    const variants = error.errors.map((it) => it.First()).filter((e): e is ValueError => e !== undefined);
+    const meaningful = variants.filter((e) => e.schema.type !== 'null');
+    if (meaningful.length === 1 && meaningful[0]) return explain(meaningful[0]);
+    const members = meaningful.map((e) => e.schema.const);
+    if (members.length > 1 && members.every((m) => typeof m === 'string')) return `expected one of ${members.join(', ')}`;
+    if (meaningful.length > 1) {
+      const described = typeof error.schema.description === 'string' ? ` (${error.schema.description.split('.')[0]})` : '';
+      return `matches none of the forms it may take${described}`;
+    }
+  }
+  if (error.type === ValueErrorType.StringPattern && typeof error.schema.description === 'string') return `${error.message} (${error.schema.description})`;
+  return error.message;
+}
+
+/** What the schema cannot say: names that must be unique, assets that must exist. */
+async function checkReferences(manifest: Manifest, baseDir: string, problem: (segments: Segment[], message: string) => void): Promise<void> {
+  const assets = manifest.assets ?? {};
+  for (const [name, asset] of Object.entries(assets)) {
+    if (!('path' in asset)) continue;
+    const file = path.resolve(baseDir, asset.path);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) problem(['assets', name, 'path'], `no file at ${file}`);
+  }
+  const known = (segments: Segment[], name: string) => {
+    if (!(name in assets)) problem(segments, `"${name}" is not an entry of assets`);
+  };
+  const unique = <T>(list: readonly T[] | undefined, key: (item: T) => string, segments: Segment[], what: string) => {
+    const first = new Map<string, number>();
+    (list ?? []).forEach((item, i) => {
+      const k = key(item);
+      const earlier = first.get(k);
+      if (earlier === undefined) first.set(k, i);
+      else problem([...segments, i], `${what} "${k}" repeats ${showPath([...segments, earlier])}`);
+    });
+  };
+
+  const buildings = manifest.buildings ?? [];
+  unique(buildings, (b) => b.name.trim().toLowerCase(), ['buildings'], 'building name');
+  const externalIds = new Map<string, string>();
+  buildings.forEach((building, b) => {
+    (building.apartments ?? []).forEach((apartment, i) => {
+      const at: Segment[] = ['buildings', b, 'apartments', i];
+      const earlier = externalIds.get(apartment.externalId);
+      if (earlier) problem([...at, 'externalId'], `externalId "${apartment.externalId}" repeats ${earlier}`);
+      else externalIds.set(apartment.externalId, showPath(at));
+      (apartment.assets ?? []).forEach((name, k) => known([...at, 'assets', k], name));
+    });
+    unique(building.apartments, (a) => a.name.trim().toLowerCase(), ['buildings', b, 'apartments'], 'apartment name');
+  });
+
+  const addons = manifest.addons ?? {};
+  if (addons.investment) {
+    const sections = addons.investment.sections ?? [];
+    unique(sections, (s) => s.title, ['addons', 'investment', 'sections'], 'section title');
+    sections.forEach((section, s) => {
+      const at: Segment[] = ['addons', 'investment', 'sections', s, 'files'];
+      (section.files ?? []).forEach((f, i) => known([...at, i, 'asset'], f.asset));
+      unique(section.files, (f) => f.asset, at, 'asset');
+    });
+  }
+  if (addons.gallery) {
+    const sections = addons.gallery.sections ?? [];
+    unique(sections, (s) => s.title, ['addons', 'gallery', 'sections'], 'section title');
+    const used = new Map<string, string>();
+    const item = (at: Segment[], name: string) => {
+      known([...at, 'asset'], name);
+      const earlier = used.get(name);
+      if (earlier) problem([...at, 'asset'], `asset "${name}" is already in the gallery at ${earlier}`);
+      else used.set(name, showPath(at));
+    };
+    sections.forEach((section, s) => {
+      (section.items ?? []).forEach((it, i) => item(['addons', 'gallery', 'sections', s, 'items', i], it.asset));
+    });
+    (addons.gallery.items ?? []).forEach((it, i) => item(['addons', 'gallery', 'items', i], it.asset));
+  }
+  if (addons.map) {
+    if (addons.map.logo !== undefined) known(['addons', 'map', 'logo'], addons.map.logo);
+    unique(addons.map.pois, (p) => p.label, ['addons', 'map', 'pois'], 'point label');
+  }
+  if (addons.downloads) {
+    const groups = addons.downloads.groups ?? [];
+    unique(groups, (g) => g.title, ['addons', 'downloads', 'groups'], 'group title');
+    groups.forEach((group, g) => {
+      const at: Segment[] = ['addons', 'downloads', 'groups', g, 'items'];
+      (group.items ?? []).forEach((it, i) => known([...at, i, 'asset'], it.asset));
+      unique(group.items, (it) => it.asset, at, 'asset');
+    });
+  }
+}

@@ -1,0 +1,394 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runApply } from '../../src/cli/apply/run.js';
+import { ADMIN_TOKEN, type TestApp, createTestApp } from '../helpers/app.js';
+import { TEST_DATABASE } from '../helpers/database.js';
+import { ROOT, type ServerProcesses, serverProcesses } from '../helpers/processes.js';
+
+const EXAMPLE = path.join(ROOT, 'examples');
+
+/** A copy of examples/ (the project file and its files) to edit. */
+async function projectDir(slug = 'harbour-view'): Promise<{ dir: string; file: string; edit(change: (text: string) => string): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pps-apply-'));
+  await cp(EXAMPLE, dir, { recursive: true });
+  const file = path.join(dir, 'project.yaml');
+  // Slugs are unique across organizations: each test's estate has its own.
+  await writeFile(file, (await readFile(file, 'utf8')).replace('slug: harbour-view', `slug: ${slug}`));
+  return {
+    dir,
+    file,
+    async edit(change) {
+      const before = await readFile(file, 'utf8');
+      const after = change(before);
+      if (after === before) throw new Error('the edit changed nothing');
+      await writeFile(file, after);
+    },
+  };
+}
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+  /** Every request the apply sent, "METHOD /path". */
+  requests: string[];
+}
+
+async function apply(
+  file: string,
+  url: string,
+  key: string,
+  flags: { dryRun?: boolean; pruneAddons?: boolean; beforeRequest?: (request: Request) => Promise<void> } = {},
+): Promise<Run> {
+  let out = '';
+  let err = '';
+  const requests: string[] = [];
+  const code = await runApply(
+    {
+      file,
+      url,
+      key,
+      dryRun: flags.dryRun ?? false,
+      pruneAddons: flags.pruneAddons ?? false,
+      retries: 1,
+      fetch: async (request) => {
+        requests.push(`${request.method} ${new URL(request.url).pathname}`);
+        await flags.beforeRequest?.(request);
+        return fetch(request);
+      },
+    },
+    (s) => {
+      out += s;
+    },
+    (s) => {
+      err += s;
+    },
+  );
+  return { code, out, err, requests };
+}
+
+const writes = (run: Run) => run.requests.filter((r) => !r.startsWith('GET '));
+
+describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
+  let t: TestApp;
+  let url: string;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+
+  const get = async <T>(key: string, route: string): Promise<T> => {
+    const res = await t.request({ method: 'GET', url: route, key });
+    expect(res.statusCode, `${route}: ${res.body}`).toBe(200);
+    return res.json() as T;
+  };
+
+  it('creates the example project in an empty organization; the same file again plans no changes and sends no write', async () => {
+    const org = await t.createOrg('Harbour Developments');
+    const project = await projectDir();
+    dirs.push(project.dir);
+
+    const dry = await apply(project.file, url, org.key, { dryRun: true });
+    expect(dry.code, dry.err).toBe(0);
+    expect(dry.out).toContain('+ create estate harbour-view');
+    expect(dry.out).toContain('Dry run: nothing was sent.');
+    expect(writes(dry)).toEqual([]);
+
+    const first = await apply(project.file, url, org.key);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('+ create building "Building A"');
+    expect(first.out).toContain('+ create apartment HV-A-101 in building "Building A"');
+    expect(first.out).toContain('+ upload asset facade (files/facade.png');
+    expect(first.out).toMatch(/Plan: 26 to create, 4 to update, 0 to remove\./);
+    expect(first.out).toContain('Applied: 26 created, 4 updated, 0 removed.');
+
+    // The service holds what the file says.
+    const estates = await get<Array<{ id: string; slug: string; name: string; buildings: Array<{ id: string; name: string; features: unknown[] }> }>>(
+      org.key,
+      '/api/v1/estate',
+    );
+    expect(estates.map((e) => e.slug)).toEqual(['harbour-view']);
+    const estate = estates[0]!;
+    expect(estate.buildings.map((b) => b.name).sort()).toEqual(['Building A', 'Building B']);
+    const apartments = await get<{ items: Array<{ externalId: string; priceCents: number; status: string; assetsIds: string[]; apartmentData: object }> }>(
+      org.key,
+      `/api/v1/apartment?estateId=${estate.id}`,
+    );
+    const a101 = apartments.items.find((a) => a.externalId === 'HV-A-101')!;
+    expect(a101).toMatchObject({ priceCents: 42_500_000, status: 'ACTIVE', apartmentData: { area: 64.5, rooms: 3, exposures: ['S', 'W'] } });
+    expect(a101.assetsIds).toHaveLength(1);
+    expect(apartments.items).toHaveLength(3);
+
+    const gallery = await get<{ enabled: boolean; sections: Array<{ title: string; items: Array<{ caption: string | null; asset: { name: string } }> }> }>(
+      org.key,
+      `/api/v1/estates/${estate.id}/gallery`,
+    );
+    expect(gallery.enabled).toBe(true);
+    expect(gallery.sections.map((s) => [s.title, s.items.map((i) => i.asset.name)])).toEqual([
+      ['Exterior', ['Facade at dusk', 'garden.png']],
+      ['Interior', ['lobby.png']],
+    ]);
+    const investment = await get<{ sections: Array<{ title: string; description: string; files: Array<{ label: string }> }> }>(
+      org.key,
+      `/api/v1/estates/${estate.id}/investment`,
+    );
+    expect(investment.sections.map((s) => [s.title, s.files.map((f) => f.label)])).toEqual([
+      ['The project', ['Brochure (PDF)']],
+      ['Prices', ['Price list']],
+    ]);
+    const map = await get<{ enabled: boolean; centerLat: number; tileStyle: string; logoAsset: { name: string }; pois: Array<{ label: string }> }>(
+      org.key,
+      `/api/v1/estates/${estate.id}/map`,
+    );
+    expect(map).toMatchObject({ enabled: true, centerLat: 54.352, tileStyle: 'VOYAGER', logoAsset: { name: 'Harbour View logo' } });
+    expect(map.pois.map((p) => p.label)).toEqual(['Central station', 'Harbour park']);
+    const downloads = await get<{ groups: Array<{ title: string; items: Array<{ label: string }> }> }>(org.key, `/api/v1/estates/${estate.id}/downloads`);
+    expect(downloads.groups.map((g) => [g.title, g.items.map((i) => i.label)])).toEqual([['Documents', ['Brochure', 'Price list (updated weekly)']]]);
+    // Anonymous visitors see the add-ons the file enabled.
+    const anonymous = await t.request({ method: 'GET', url: `/api/v1/estates/${estate.id}/downloads` });
+    expect(anonymous.statusCode).toBe(200);
+
+    const second = await apply(project.file, url, org.key);
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toContain('No changes. The service matches the file.');
+    expect(writes(second)).toEqual([]);
+    const assets = await get<unknown[]>(org.key, '/api/v1/asset');
+    expect(assets).toHaveLength(6); // nothing uploaded twice
+  });
+
+  it('a changed price, order and a new gallery item: the plan names exactly those, the result matches, and a third run is quiet', async () => {
+    const org = await t.createOrg('Changes Developments');
+    const project = await projectDir('changes-view');
+    dirs.push(project.dir);
+    expect((await apply(project.file, url, org.key)).code).toBe(0);
+
+    await project.edit((text) =>
+      text
+        .replace('priceCents: 42500000', 'priceCents: 43900000')
+        .replace(
+          '          - { asset: facade, caption: The facade at dusk }\n          - { asset: garden }\n',
+          '          - { asset: garden }\n          - { asset: facade, caption: The facade at dusk }\n          - { asset: logo, caption: Our sign }\n',
+        ),
+    );
+    const changed = await apply(project.file, url, org.key);
+    expect(changed.code, changed.err).toBe(0);
+    const planLines = changed.out
+      .slice(0, changed.out.indexOf('Plan:'))
+      .split('\n')
+      .filter((l) => /^ {2}[+~-] /.test(l));
+    expect(planLines).toEqual([
+      '  ~ update apartment HV-A-101',
+      '  + create gallery item logo in section "Exterior"',
+      '  ~ reorder items of gallery section "Exterior"',
+    ]);
+    expect(changed.out).toContain('priceCents: 42500000 -> 43900000');
+    expect(changed.out).toContain('order: garden, facade, logo');
+    // Only the upsert, the new item and the reorder were written; the logo file was already there.
+    expect(writes(changed).map((w) => w.replace(/[0-9a-f-]{36}/g, ':id'))).toEqual([
+      'POST /api/v1/apartment/upsert',
+      'POST /api/v1/estates/:id/gallery/items',
+      'PUT /api/v1/estates/:id/gallery/sections/:id/items/order',
+    ]);
+
+    const estate = (await get<Array<{ id: string }>>(org.key, '/api/v1/estate'))[0]!;
+    const apartment = await get<{ items: Array<{ priceCents: number; priceChangeHistory: unknown[] }> }>(org.key, '/api/v1/apartment?externalId=HV-A-101');
+    expect(apartment.items[0]?.priceCents).toBe(43_900_000);
+    const gallery = await get<{ sections: Array<{ title: string; items: Array<{ caption: string | null; asset: { name: string } }> }> }>(
+      org.key,
+      `/api/v1/estates/${estate.id}/gallery`,
+    );
+    expect(gallery.sections[0]?.items.map((i) => [i.asset.name, i.caption])).toEqual([
+      ['garden.png', null],
+      ['Facade at dusk', 'The facade at dusk'],
+      ['Harbour View logo', 'Our sign'],
+    ]);
+
+    const again = await apply(project.file, url, org.key);
+    expect(again.out).toContain('No changes.');
+    expect(writes(again)).toEqual([]);
+
+    // An item declared in another section is moved there (same item id), not made again.
+    const lobbyBefore = (await get<{ sections: Array<{ items: Array<{ id: string }> }> }>(org.key, `/api/v1/estates/${estate.id}/gallery`)).sections[1]
+      ?.items[0]?.id;
+    await project.edit((text) =>
+      text
+        .replace('        items:\n          - { asset: lobby, caption: The lobby }\n', '        items: []\n')
+        .replace('          - { asset: garden }\n', '          - { asset: lobby, caption: The lobby }\n          - { asset: garden }\n'),
+    );
+    const moved = await apply(project.file, url, org.key);
+    expect(moved.code, moved.err).toBe(0);
+    expect(moved.out).toContain('~ update gallery item lobby in section "Exterior"');
+    expect(moved.out).toContain('place: section "Interior" -> section "Exterior"');
+    const after = await get<{ sections: Array<{ title: string; items: Array<{ id: string; asset: { name: string } }> }> }>(
+      org.key,
+      `/api/v1/estates/${estate.id}/gallery`,
+    );
+    expect(after.sections.map((s) => [s.title, s.items.map((i) => i.asset.name)])).toEqual([
+      ['Exterior', ['lobby.png', 'garden.png', 'Facade at dusk', 'Harbour View logo']],
+      ['Interior', []],
+    ]);
+    expect(after.sections[0]?.items[0]?.id).toBe(lobbyBefore);
+    expect((await apply(project.file, url, org.key)).out).toContain('No changes.');
+  });
+
+  it('children the file no longer names are kept, and removed only with --prune-addons', async () => {
+    const org = await t.createOrg('Prune Developments');
+    const project = await projectDir('prune-view');
+    dirs.push(project.dir);
+    expect((await apply(project.file, url, org.key)).code).toBe(0);
+    await project.edit((text) => text.replace('      - title: Interior\n        items:\n          - { asset: lobby, caption: The lobby }\n', ''));
+
+    const kept = await apply(project.file, url, org.key);
+    expect(kept.out).toContain('No changes.');
+    expect(kept.out).toContain('gallery section "Interior"');
+    expect(writes(kept)).toEqual([]);
+
+    const pruned = await apply(project.file, url, org.key, { pruneAddons: true });
+    expect(pruned.code, pruned.err).toBe(0);
+    expect(pruned.out).toContain('- remove gallery section "Interior"');
+    // Its items would stay as ungrouped ones: they go too.
+    expect(pruned.out).toContain('- remove gallery item "lobby.png" in section "Interior"');
+    expect(pruned.out).toContain('Plan: 0 to create, 0 to update, 2 to remove.');
+    const estate = (await get<Array<{ id: string }>>(org.key, '/api/v1/estate'))[0]!;
+    const gallery = await get<{ sections: Array<{ title: string }>; items: unknown[] }>(org.key, `/api/v1/estates/${estate.id}/gallery`);
+    expect(gallery.sections.map((s) => s.title)).toEqual(['Exterior']);
+    expect(gallery.items).toEqual([]);
+    expect((await apply(project.file, url, org.key, { pruneAddons: true })).out).toContain('No changes.');
+  });
+
+  it('a file with mistakes is refused before any request, each mistake named by line and path', async () => {
+    const org = await t.createOrg('Mistakes Developments');
+    const project = await projectDir('mistakes-view');
+    dirs.push(project.dir);
+    await project.edit((text) =>
+      text
+        .replace('slug: mistakes-view', 'slug: Mistakes View')
+        .replace('priceCents: 39900000', 'priceCents: -1')
+        .replace('externalId: HV-B-001', 'externalId: HV-A-101')
+        .replace('path: files/lobby.png', 'path: files/missing.png')
+        .replace('- { asset: garden }', '- { asset: pool }')
+        .replace('tileStyle: VOYAGER', 'tileStyle: VOYAGER\n    colour: blue'),
+    );
+    const first = await apply(project.file, url, org.key);
+    expect(first.code).toBe(2);
+    expect(first.requests).toEqual([]);
+    expect(first.err).toContain('is not a valid project file; nothing was sent.');
+    expect(first.err).toMatch(/project\.yaml:9:9: estate\.slug: /);
+    expect(first.err).toMatch(/project\.yaml:\d+:\d+: buildings\[0\]\.apartments\[1\]\.priceCents: Expected integer to be greater or equal to 0/);
+    expect(first.err).toMatch(/project\.yaml:\d+:\d+: addons\.map\.colour: Unexpected property/);
+
+    // The schema passes once those are fixed: then what only a whole-file check sees.
+    await project.edit((text) =>
+      text.replace('slug: Mistakes View', 'slug: mistakes-view').replace('priceCents: -1', 'priceCents: 1').replace('\n    colour: blue', ''),
+    );
+    const second = await apply(project.file, url, org.key);
+    expect(second.code).toBe(2);
+    expect(second.requests).toEqual([]);
+    expect(second.err).toMatch(/project\.yaml:\d+:\d+: assets\.lobby\.path: no file at .*missing\.png/);
+    expect(second.err).toMatch(/buildings\[1\]\.apartments\[0\]\.externalId: externalId "HV-A-101" repeats buildings\[0\]\.apartments\[0\]/);
+    expect(second.err).toMatch(/addons\.gallery\.sections\[0\]\.items\[1\]\.asset: "pool" is not an entry of assets/);
+
+    await writeFile(project.file, 'estate: [\n  slug: x\n');
+    const syntax = await apply(project.file, url, org.key);
+    expect(syntax.code).toBe(2);
+    expect(syntax.err).toMatch(/project\.yaml:\d+:\d+: /);
+    expect(syntax.requests).toEqual([]);
+  });
+
+  it('a file the service refuses half-way (a PDF in the gallery) stops with its message; fixed, the next run converges', async () => {
+    const org = await t.createOrg('Refused Developments');
+    const project = await projectDir('refused-view');
+    dirs.push(project.dir);
+    await project.edit((text) => text.replace('          - { asset: garden }\n', '          - { asset: brochure }\n'));
+    const refused = await apply(project.file, url, org.key);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('✗ create gallery item brochure in section "Exterior"');
+    expect(refused.err).toMatch(/create gallery item brochure in section "Exterior" failed: the service answered 4\d\d: .+/);
+    expect(refused.err).toContain('run apply again');
+
+    await project.edit((text) => text.replace('          - { asset: brochure }\n', '          - { asset: garden }\n'));
+    const fixed = await apply(project.file, url, org.key);
+    expect(fixed.code, fixed.err).toBe(0);
+    expect(fixed.out).not.toContain('create estate');
+    expect(fixed.out).not.toContain('upload asset facade');
+    expect(fixed.out).toContain('+ create gallery item garden in section "Exterior"');
+    expect((await apply(project.file, url, org.key)).out).toContain('No changes.');
+  });
+
+  it('refuses another organization’s estate slug as its own: it plans a create, which the service refuses', async () => {
+    const owner = await t.createOrg('Slug Owner');
+    const other = await t.createOrg('Slug Other');
+    const project = await projectDir('taken-slug');
+    dirs.push(project.dir);
+    expect((await apply(project.file, url, owner.key)).code).toBe(0);
+    const second = await apply(project.file, url, other.key);
+    expect(second.code).toBe(1);
+    expect(second.out).toContain('+ create estate taken-slug');
+    expect(second.err).toMatch(/create estate taken-slug failed: the service answered 409/);
+    // Nothing of the owner's changed hands.
+    expect((await get<unknown[]>(other.key, '/api/v1/estate')).length).toBe(0);
+  });
+});
+
+describe(`estate-publisher apply while the server dies, on ${TEST_DATABASE}`, () => {
+  let servers: ServerProcesses;
+  let project: Awaited<ReturnType<typeof projectDir>>;
+
+  beforeAll(async () => {
+    servers = await serverProcesses('pps-apply-kill-', { ADMIN_TOKEN, LOG_LEVEL: 'warn' });
+    project = await projectDir();
+  }, 120_000);
+  afterAll(async () => {
+    await servers?.close();
+    if (project) await rm(project.dir, { recursive: true, force: true });
+  });
+
+  it('stops with a clear message when the server is killed half-way; against the restarted server it converges with nothing twice', async () => {
+    const first = await servers.start({ ready: true });
+    const created = await fetch(`${first.url}/api/v1/admin/organizations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Killed Developments' }),
+    });
+    const { apiKey } = (await created.json()) as { apiKey: string };
+
+    let sent = 0;
+    const cut = await apply(project.file, first.url, apiKey, {
+      beforeRequest: async (request) => {
+        if (request.method === 'GET' || ++sent !== 14) return;
+        first.child.kill('SIGKILL');
+        await first.exited;
+      },
+    });
+    expect(cut.code).toBe(1);
+    expect(cut.err).toMatch(/failed: could not reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(cut.err).toMatch(/\d+ of \d+ steps were applied and stay applied/);
+    expect(cut.err).toContain('run apply again');
+    expect(cut.out).toContain('✓ create estate harbour-view');
+
+    const second = await servers.start({ ready: true });
+    const resumed = await apply(project.file, second.url, apiKey);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).not.toContain('create estate');
+    expect(resumed.out).not.toContain('upload asset');
+    const quiet = await apply(project.file, second.url, apiKey);
+    expect(quiet.out).toContain('No changes.');
+    expect(writes(quiet)).toEqual([]);
+
+    const read = async <T>(route: string) => (await (await fetch(`${second.url}${route}`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as T;
+    const estates = await read<Array<{ id: string; buildings: unknown[] }>>('/api/v1/estate');
+    expect(estates).toHaveLength(1);
+    expect(estates[0]?.buildings).toHaveLength(2);
+    expect(await read<unknown[]>('/api/v1/asset')).toHaveLength(6);
+    const gallery = await read<{ sections: Array<{ items: unknown[] }> }>(`/api/v1/estates/${estates[0]?.id}/gallery`);
+    expect(gallery.sections.map((s) => s.items.length)).toEqual([2, 1]);
+  }, 240_000);
+});
