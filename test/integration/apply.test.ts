@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runApply } from '../../src/cli/apply/run.js';
 import { ADMIN_TOKEN, type TestApp, createTestApp } from '../helpers/app.js';
 import { TEST_DATABASE } from '../helpers/database.js';
+import { servePng } from '../helpers/keyed-creates.js';
 import { ROOT, type ServerProcesses, serverProcesses } from '../helpers/processes.js';
 
 const EXAMPLE = path.join(ROOT, 'examples');
@@ -262,6 +263,30 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     expect(gallery.sections.map((s) => s.title)).toEqual(['Exterior']);
     expect(gallery.items).toEqual([]);
     expect((await apply(project.file, url, org.key, { pruneAddons: true })).out).toContain('No changes.');
+  });
+
+  it('an asset given by URL is downloaded, uploaded once, and matched by content afterwards; an unreachable URL stops before any write', async () => {
+    const org = await t.createOrg('Url Developments');
+    const project = await projectDir('url-view');
+    dirs.push(project.dir);
+    const png = await servePng();
+    try {
+      await project.edit((text) => text.replace('  lobby: { path: files/lobby.png }', `  lobby: { url: "${png.url}", name: Lobby }`));
+      const first = await apply(project.file, url, org.key);
+      expect(first.code, first.err).toBe(0);
+      expect(first.out).toContain(`+ upload asset lobby (${png.url},`);
+      const assets = await get<Array<{ name: string; sha256: string }>>(org.key, '/api/v1/asset');
+      expect(assets.find((a) => a.name === 'Lobby')?.sha256).toMatch(/^[0-9a-f]{64}$/);
+      const second = await apply(project.file, url, org.key);
+      expect(second.out).toContain('No changes.');
+      expect(writes(second)).toEqual([]);
+    } finally {
+      await png.close();
+    }
+    const gone = await apply(project.file, url, org.key);
+    expect(gone.code).toBe(1);
+    expect(gone.err).toMatch(/nothing was changed: assets\.lobby: could not download http:\/\/127\.0\.0\.1:\d+\/room\.png/);
+    expect(gone.requests).toEqual([]);
   });
 
   it('a file with mistakes is refused before any request, each mistake named by line and path', async () => {
