@@ -1678,6 +1678,7 @@ export interface components {
          *       "src": "https://publisher.example.com/files/01a20b0d-d273-701c-9ba6-9bdd47900228/01a20b0d-d574-7303-9c02-af5eccf39f4a",
          *       "mimeType": "image/png",
          *       "sizeBytes": 69,
+         *       "sha256": "3c6a1d2f0b8e4f7a9d5c2e1b0a4f6d8c7e9b1a3d5f7c9e2b4d6f8a0c1e3b5d7f",
          *       "width": 1,
          *       "height": 1,
          *       "variants": [],
