@@ -6,10 +6,12 @@
  * sends exactly what its plan line says, and a second plan over the result is empty.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { type PublisherClient, must } from '../../../clients/typescript/src/index.js';
+import { type PublisherClient, must, type operations } from '../../../clients/typescript/src/index.js';
 import { sanitizeSectionHtml } from '../../modules/addons/investment/sanitize.js';
 import type { Manifest, ManifestApartment } from './manifest.js';
 import type { Apartment, CurrentState, LocalAsset } from './state.js';
+
+type UpsertItem = operations['upsertApartments']['requestBody']['content']['application/json']['apartments'][number];
 
 export interface Change {
   sign: '+' | '~' | '-';
@@ -182,20 +184,23 @@ export function planApply(client: PublisherClient, manifest: Manifest, state: Cu
   // Apartments, by externalId: created or updated through the upsert, never deleted.
   for (const building of manifest.buildings ?? []) {
     const key = building.name.trim().toLowerCase();
-    const items: Array<Record<string, unknown> & { externalId: string }> = [];
+    // Each item's `assets` (names) become assetsIds when the action runs: a file may be uploaded first.
+    const items: Array<{ item: UpsertItem; assets: string[] | undefined }> = [];
     for (const apartment of building.apartments ?? []) {
       const current = state.apartments.get(apartment.externalId);
       const label = `apartment ${apartment.externalId}`;
       if (!current) {
         change('+', `create ${label} in building ${show(building.name.trim())}`);
         const { assets, name, ...fields } = apartment;
-        items.push({ ...fields, name: name.trim(), ...(assets ? { assets } : {}) });
+        // The file's schema is the API's own definitions; its enums type as string only (TypeBox unions built from lists).
+        items.push({ item: { ...fields, name: name.trim() } as UpsertItem, assets });
         continue;
       }
       const { details, changed, assetsChanged } = apartmentChanges(apartment, current, ids.buildings.get(key), assetIdNow, assetNameOf);
       if (details.length > 0) {
         change('~', `update ${label}`, details);
-        items.push({ externalId: apartment.externalId, ...changed, ...(assetsChanged ? { assets: apartment.assets } : {}) });
+        // `changed` holds declared fields only, each checked by the file's schema (the API's own definitions).
+        items.push({ item: { externalId: apartment.externalId, ...(changed as Partial<UpsertItem>) }, assets: assetsChanged ? apartment.assets : undefined });
       }
     }
     if (items.length === 0) continue;
@@ -203,11 +208,10 @@ export function planApply(client: PublisherClient, manifest: Manifest, state: Cu
       const buildingId = ids.buildings.get(key);
       if (!buildingId) throw new Error(`building ${building.name} was not created`);
       for (let i = 0; i < items.length; i += 5000) {
-        const apartments = items.slice(i, i + 5000).map(({ assets, ...item }) => ({
-          ...item,
-          ...(Array.isArray(assets) ? { assetsIds: (assets as string[]).map((name) => ids.asset(name)) } : {}),
-        }));
-        await must(api.POST('/api/v1/apartment/upsert', { body: { buildingId, apartments: apartments as never } }));
+        const apartments = items
+          .slice(i, i + 5000)
+          .map(({ item, assets }): UpsertItem => (assets ? { ...item, assetsIds: assets.map((name) => ids.asset(name)) } : item));
+        await must(api.POST('/api/v1/apartment/upsert', { body: { buildingId, apartments } }));
       }
     });
   }
