@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../src/storage/s3.js';
@@ -13,6 +14,7 @@ interface AssetJson {
   src: string;
   mimeType: string;
   sizeBytes: number;
+  sha256: string;
   createdAt: string;
 }
 
@@ -60,12 +62,13 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
     ['CSV', 'prices.csv', 'text/csv', csv(), 'text/csv'],
   ])('stores a %s with the type of its content and serves the same bytes', async (_label, filename, declared, data, expected) => {
     const asset = await uploadOk({ filename, type: declared, data });
-    expect(asset).toMatchObject({ name: filename, mimeType: expected, sizeBytes: data.length });
+    expect(asset).toMatchObject({ name: filename, mimeType: expected, sizeBytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
     expect(asset.src).toBe(`http://localhost:3000/files/${a.id}/${asset.id}`);
     const served = await t.request({ method: 'GET', url: filePath(asset) });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(data)).toBe(true);
     expect(served.headers['content-type']).toBe(expected);
+    expect(served.headers.etag).toBe(`"${asset.sha256}"`);
   });
 
   it('trusts the bytes, not the declared type or the name: a PNG sent as x.bin is image/png', async () => {

@@ -90,31 +90,29 @@ export async function measureAssets(manifest: Manifest, baseDir: string): Promis
   return out;
 }
 
-/** Every item of an offset/limit list. */
-async function all<T>(page: (offset: number, limit: number) => Promise<T[]>, limit: number): Promise<T[]> {
+/** Every item of an offset/limit list, through the client's page iterator. */
+async function all<T>(client: PublisherClient, page: (offset: number, limit: number) => Promise<readonly T[]>, pageSize: number): Promise<T[]> {
   const items: T[] = [];
-  for (let offset = 0; ; offset += limit) {
-    const got = await page(offset, limit);
-    items.push(...got);
-    if (got.length < limit) return items;
-  }
+  for await (const item of client.pages(page, pageSize)) items.push(item);
+  return items;
 }
 
 export async function readState(client: PublisherClient, manifest: Manifest): Promise<CurrentState> {
   const { api } = client;
-  const estates = await all((offset, limit) => must(api.GET('/api/v1/estate', { params: { query: { offset, limit } } })), 1000);
+  const estates = await all(client, (offset, limit) => must(api.GET('/api/v1/estate', { params: { query: { offset, limit } } })), 1000);
   const found = estates.find((e) => e.slug === manifest.estate.slug);
   const estate = found && (await must(api.GET('/api/v1/estate/{id}', { params: { path: { id: found.id } } })));
 
   const assetsByHash = new Map<string, Asset>();
   if (manifest.assets && Object.keys(manifest.assets).length > 0) {
-    const assets = await all((offset, limit) => must(api.GET('/api/v1/asset', { params: { query: { offset, limit } } })), 1000);
+    const assets = await all(client, (offset, limit) => must(api.GET('/api/v1/asset', { params: { query: { offset, limit } } })), 1000);
     for (const asset of assets) if (!assetsByHash.has(asset.sha256)) assetsByHash.set(asset.sha256, asset);
   }
 
   const apartments = new Map<string, Apartment>();
   if ((manifest.buildings ?? []).some((b) => (b.apartments ?? []).length > 0)) {
     const list = await all(
+      client,
       (offset, limit) => must(api.GET('/api/v1/apartment', { params: { query: { offset, limit, sort: 'createdAt' } } })).then((page) => page.items),
       10_000,
     );
