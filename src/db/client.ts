@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type HeldTransaction, boundWork } from './bound-work.js';
-import { queryPrepared } from './pglite-prepared.js';
+import { queryPrepared, queryText } from './pglite-prepared.js';
 import { PgliteThread } from './pglite-thread.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
@@ -20,6 +20,13 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Opens a transaction its caller ends with commit() or rollback(); never joins bound work. */
   begin(): Promise<HeldTransaction>;
+  /**
+   * The first row (undefined if none) of a read-only statement whose columns are text, each column as
+   * its UTF-8 bytes (null for NULL): for an answer the database writes and the server sends as it is (a
+   * list's JSON). On PGlite the text is never decoded into a string (nor copied between threads); pg
+   * decodes every value, so on PostgreSQL it is encoded again. In a request's bound work it runs there.
+   */
+  queryText(sql: string, params?: readonly unknown[]): Promise<Array<Buffer | null> | undefined>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -83,10 +90,21 @@ interface PgliteLike {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** A named prepared statement, outside transactions (src/db/pglite-prepared.ts). */
   queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<{ rows: T[] }>;
+  /** The first row's columns as UTF-8 bytes, outside transactions (src/db/pglite-prepared.ts). */
+  queryText(sql: string, params: unknown[]): Promise<Array<Uint8Array | null> | undefined>;
   transaction<T>(fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
   exec(sql: string): Promise<unknown>;
   close(): Promise<void>;
 }
+
+/** pg's type parsers for a statement whose columns are wanted as the text PostgreSQL sent. */
+const AS_TEXT = { getTypeParser: () => (text: string) => text };
+
+/** A first row read by `query` (text columns are strings on both drivers) as queryText answers it. */
+const encodedRow = (rows: Array<Record<string, unknown>>) => {
+  const row = rows[0];
+  return row && Object.values(row).map((column) => (column === null ? null : Buffer.from(String(column))));
+};
 
 /** Thrown inside PGlite's transaction callback to end it with ROLLBACK. */
 const ROLLBACK = Symbol('rollback');
@@ -118,6 +136,12 @@ class PgliteDatabase implements Database {
       name === undefined ? this.db.query<T>(sql, params as unknown[]) : this.db.queryPrepared<T>(name, sql, params as unknown[]),
     );
     return result.rows;
+  }
+
+  async queryText(sql: string, params: readonly unknown[] = []): Promise<Array<Buffer | null> | undefined> {
+    if (boundWork.getStore()) return encodedRow(await this.query(sql, params));
+    const row = await this.statement(sql, () => this.db.queryText(sql, params as unknown[]));
+    return row?.map((column) => column && Buffer.from(column.buffer, column.byteOffset, column.byteLength));
   }
 
   /**
@@ -228,6 +252,12 @@ class PostgresDatabase implements Database {
     }
     const result = await this.statement(sql, () => this.pool.query(sql, params as unknown[]));
     return result.rows as T[];
+  }
+
+  async queryText(sql: string, params: readonly unknown[] = []): Promise<Array<Buffer | null> | undefined> {
+    if (boundWork.getStore()) return encodedRow(await this.query(sql, params));
+    const result = await this.statement(sql, () => this.pool.query<unknown[]>({ text: sql, values: params as unknown[], rowMode: 'array', types: AS_TEXT }));
+    return result.rows[0]?.map((column) => (column === null ? null : Buffer.from(column as string)));
   }
 
   async begin(): Promise<HeldTransaction> {
@@ -351,6 +381,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.thread) return new PgliteDatabase(await PgliteThread.open(dataDir, { nice: DATABASE_THREAD_NICE }));
   const pglite = await PGlite.create(dataDir, { parsers: PGLITE_PARSERS });
   return new PgliteDatabase(
-    Object.assign(pglite, { queryPrepared: <T>(name: string, sql: string, params: unknown[]) => queryPrepared<T>(pglite, name, sql, params) }),
+    Object.assign(pglite, {
+      queryPrepared: <T>(name: string, sql: string, params: unknown[]) => queryPrepared<T>(pglite, name, sql, params),
+      queryText: (sql: string, params: unknown[]) => queryText(pglite, sql, params),
+    }),
   );
 }

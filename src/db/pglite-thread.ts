@@ -79,6 +79,11 @@ export class PgliteThread {
     return this.call({ op: 'prepared', name, sql, params });
   }
 
+  /** See queryText in src/db/pglite-prepared.ts: the row's bytes arrive transferred, not copied. */
+  queryText(sql: string, params: unknown[]): Promise<Array<Uint8Array | null> | undefined> {
+    return this.call({ op: 'text', sql, params });
+  }
+
   async exec(sql: string): Promise<void> {
     await this.call({ op: 'exec', sql });
   }

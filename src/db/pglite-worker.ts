@@ -3,7 +3,7 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_PARSERS } from './client.js';
-import { queryPrepared } from './pglite-prepared.js';
+import { queryPrepared, queryText } from './pglite-prepared.js';
 
 /**
  * The worker side of src/db/pglite-thread.ts: owns the PGlite instance and answers one message per
@@ -21,6 +21,7 @@ type Message =
   | { id: number; op: 'ready' | 'close' }
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
   | { id: number; op: 'prepared'; name: string; sql: string; params: unknown[] }
+  | { id: number; op: 'text'; sql: string; params: unknown[] }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean };
@@ -61,6 +62,8 @@ async function handle(m: Message): Promise<unknown> {
     }
     case 'prepared':
       return { rows: (await queryPrepared(db, m.name, m.sql, m.params)).rows };
+    case 'text':
+      return queryText(db, m.sql, m.params);
     case 'exec':
       await db.exec(m.sql);
       return null;
@@ -99,9 +102,17 @@ async function handle(m: Message): Promise<unknown> {
   }
 }
 
+/** The buffers under a `text` answer's columns (one, shared by all), moved to the other thread rather than copied. */
+function transferable(value: unknown): ArrayBuffer[] {
+  if (!Array.isArray(value)) return [];
+  const buffers = new Set<ArrayBuffer>();
+  for (const column of value) if (column instanceof Uint8Array) buffers.add(column.buffer as ArrayBuffer);
+  return [...buffers];
+}
+
 port.on('message', (m: Message) => {
   handle(m).then(
-    (value) => port.postMessage({ id: m.id, ok: true, value }),
+    (value) => port.postMessage({ id: m.id, ok: true, value }, m.op === 'text' ? transferable(value) : []),
     (err) => port.postMessage({ id: m.id, ok: false, error: wire(err) }),
   );
 });

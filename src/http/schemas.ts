@@ -97,10 +97,10 @@ export const PageQuery = {
 };
 
 /**
- * Sends a JSON document the database already wrote (src/db/json-sql.ts) as it is: a string body with
- * a JSON content type skips the response serializer, whose schema the document was built from.
+ * Sends a JSON document the database already wrote (src/db/json-sql.ts) as it is: a string or Buffer
+ * body with a JSON content type skips the response serializer, whose schema the document was built from.
  */
-export const sendJson = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+export const sendJson = (reply: FastifyReply, body: string | Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
 /** The query of a change feed (GET /apartment/changes, GET /inquiry/changes). */
 export const ChangesQuery = Type.Object(

@@ -115,3 +115,37 @@ describe('the PGlite thread', () => {
     }
   });
 });
+
+// Database.queryText on PGlite (src/db/pglite-prepared.ts): the first row's text columns as their
+// UTF-8 bytes, read from the raw protocol; the same on PGlite's thread and on the calling thread.
+describe.each([
+  ['in a worker thread', true],
+  ['on the calling thread', false],
+])('queryText, PGlite %s', (_, thread) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase({ thread });
+  });
+  afterAll(() => db?.close());
+
+  it('answers the first row as the bytes of its text, null for NULL, undefined for no row', async () => {
+    const text = `{"name" : "Żółć ${'é€😀'.repeat(200_000)}"}`;
+    const row = await db.queryText('SELECT $1::text AS a, NULL::text AS b, $2::int::text AS c FROM generate_series(1, 2)', [text, 42]);
+    expect(row).toHaveLength(3);
+    expect(Buffer.isBuffer(row![0])).toBe(true);
+    expect(row![0]!.toString('utf8')).toBe(text);
+    expect(row![1]).toBeNull();
+    expect(row![2]!.toString()).toBe('42');
+    expect(await db.queryText('SELECT $1::text AS a WHERE false', ['x'])).toBeUndefined();
+    expect(await db.queryText('SELECT $1::text[]::text AS a', [['a', 'b,c']])).toEqual([Buffer.from('{a,"b,c"}')]);
+  });
+
+  it('rejects with the PostgreSQL error fields, and the database answers afterwards', async () => {
+    await expect(db.queryText('SELEC 1')).rejects.toMatchObject({ code: '42601' });
+    const err = await db.queryText('SELECT (1 / $1::int)::text', [0]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: '22012', message: 'division by zero' });
+    expect(await db.queryText('SELECT $1::text', ['still here'])).toEqual([Buffer.from('still here')]);
+    expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+});

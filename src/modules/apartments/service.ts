@@ -96,7 +96,8 @@ export interface ListedApartments {
   total: number;
   offset: number;
   limit: number | null;
-  body: string;
+  /** The JSON as the database wrote it (UTF-8), or the empty list's text. */
+  body: Buffer | string;
 }
 
 export class ApartmentsService {
