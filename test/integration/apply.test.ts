@@ -289,6 +289,104 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     expect(gone.requests).toEqual([]);
   });
 
+  it('settles on what the service stores: trimmed titles and labels, an empty label, -0, a building renamed in case only', async () => {
+    const org = await t.createOrg('Settle Developments');
+    const project = await projectDir('settle-view');
+    dirs.push(project.dir);
+    await project.edit((text) =>
+      text
+        .replace('name: Harbour View\n', 'name: "Harbour View "\n')
+        .replace('- title: The project', '- title: " The project "')
+        .replace('{ asset: brochure, label: Brochure (PDF) }', '{ asset: brochure, label: " Brochure (PDF) " }')
+        .replace('customDistanceLabel: 5 minutes on foot', 'customDistanceLabel: " 5 minutes on foot "')
+        .replace('- title: Documents', '- title: "Documents "')
+        .replace('{ asset: brochure }\n', '{ asset: brochure, label: "" }\n')
+        .replace('priceCents: 61000000', 'priceCents: -0'),
+    );
+    const first = await apply(project.file, url, org.key);
+    expect(first.code, first.err).toBe(0);
+    const second = await apply(project.file, url, org.key);
+    expect(second.out).toContain('No changes.');
+    expect(second.out).not.toContain('Not in the file');
+    expect(writes(second)).toEqual([]);
+
+    await project.edit((text) => text.replace('  - name: Building B', '  - name: BUILDING B'));
+    const renamed = await apply(project.file, url, org.key);
+    expect(renamed.out).toContain('~ update building "BUILDING B"');
+    expect(renamed.out).toContain('name: "Building B" -> "BUILDING B"');
+    expect(renamed.out).not.toContain('create building');
+    expect((await apply(project.file, url, org.key)).out).toContain('No changes.');
+  });
+
+  it('a name one apartment gives up (moved to another building) is free for a new apartment in the same run', async () => {
+    const org = await t.createOrg('Names Developments');
+    const project = await projectDir('names-view');
+    dirs.push(project.dir);
+    expect((await apply(project.file, url, org.key)).code).toBe(0);
+    // HV-A-101 moves to Building B under its name; a new apartment takes "A-101" in Building A.
+    await project.edit((text) =>
+      text
+        .replace('      - externalId: HV-A-101\n        name: A-101\n', '      - externalId: HV-A-101-NEW\n        name: A-101\n')
+        .replace('      - externalId: HV-B-001\n', '      - externalId: HV-A-101\n        name: A-101\n      - externalId: HV-B-001\n'),
+    );
+    const moved = await apply(project.file, url, org.key);
+    expect(moved.code, moved.err).toBe(0);
+    const update = moved.out.indexOf('✓ update 1 apartment in building "Building B"');
+    expect(update).toBeGreaterThan(0);
+    expect(update).toBeLessThan(moved.out.indexOf('✓ create 1 apartment in building "Building A"'));
+    expect((await apply(project.file, url, org.key)).out).toContain('No changes.');
+  });
+
+  it('equal files are one asset: uploaded once, and a copy uploaded later by hand changes nothing', async () => {
+    const org = await t.createOrg('Twins Developments');
+    const project = await projectDir('twins-view');
+    dirs.push(project.dir);
+    await project.edit((text) =>
+      text.replace('  lobby: { path: files/lobby.png }', '  lobby: { path: files/lobby.png }\n  lobby-copy: { path: files/lobby.png }'),
+    );
+    const first = await apply(project.file, url, org.key);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).not.toContain('upload asset lobby-copy');
+    const copy = await t.request({
+      method: 'POST',
+      url: '/api/v1/asset/upload',
+      key: org.key,
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: Buffer.concat([
+        Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="facade.png"\r\nContent-Type: image/png\r\n\r\n'),
+        await readFile(path.join(project.dir, 'files/facade.png')),
+        Buffer.from('\r\n--xyz--\r\n'),
+      ]),
+    });
+    expect(copy.statusCode, copy.body).toBe(201);
+    const again = await apply(project.file, url, org.key);
+    expect(again.out).toContain('No changes.');
+    expect(writes(again)).toEqual([]);
+  });
+
+  it('--prune-addons: the plan names the order it will write', async () => {
+    const org = await t.createOrg('Prune Order Developments');
+    const project = await projectDir('prune-order-view');
+    dirs.push(project.dir);
+    expect((await apply(project.file, url, org.key)).code).toBe(0);
+    await project.edit((text) =>
+      text
+        .replace('      - { label: Central station, category: TRANSIT, lat: 54.3557, lng: 18.6444 }\n', '')
+        .replace(
+          'customDistanceLabel: 5 minutes on foot }\n',
+          'customDistanceLabel: 5 minutes on foot }\n      - { label: Old town, category: LANDMARK, lat: 54.349, lng: 18.653 }\n',
+        ),
+    );
+    const pruned = await apply(project.file, url, org.key, { pruneAddons: true });
+    expect(pruned.code, pruned.err).toBe(0);
+    const shown = pruned.out.slice(0, pruned.out.indexOf('Plan:'));
+    expect(shown).toContain('+ create map point "Old town"');
+    expect(shown).toContain('- remove map point "Central station"');
+    const orderWrites = writes(pruned).filter((w) => w.endsWith('/order'));
+    expect(orderWrites.length > 0).toBe(shown.includes('reorder map points'));
+    expect((await apply(project.file, url, org.key, { pruneAddons: true })).out).toContain('No changes.');
+  });
+
   it('a file with mistakes is refused before any request, each mistake named by line and path', async () => {
     const org = await t.createOrg('Mistakes Developments');
     const project = await projectDir('mistakes-view');
@@ -320,6 +418,22 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     expect(second.err).toMatch(/project\.yaml:\d+:\d+: assets\.lobby\.path: no file at .*missing\.png/);
     expect(second.err).toMatch(/buildings\[1\]\.apartments\[0\]\.externalId: externalId "HV-A-101" repeats buildings\[0\]\.apartments\[0\]/);
     expect(second.err).toMatch(/addons\.gallery\.sections\[0\]\.items\[1\]\.asset: "pool" is not an entry of assets/);
+
+    // Names every object inherits are no entries; an apartment names a file once; an asset name keeps to its pattern.
+    await project.edit((text) =>
+      text
+        .replace('path: files/missing.png', 'path: files/lobby.png')
+        .replace('- { asset: pool }', '- { asset: garden }')
+        .replace('externalId: HV-A-102\n', 'externalId: HV-A-102\n        assets: [toString]\n')
+        .replace('assets: [facade]', 'assets: [facade, facade]'),
+    );
+    const third = await apply(project.file, url, org.key);
+    expect(third.code).toBe(2);
+    expect(third.requests).toEqual([]);
+    expect(third.err).toMatch(/"toString" is not an entry of assets/);
+    expect(third.err).toMatch(/apartments\[0\]\.assets\[1\]: asset "facade" repeats/);
+    await project.edit((text) => text.replace('  garden: { path: files/garden.png }', '  "bad name": { path: files/garden.png }'));
+    expect((await apply(project.file, url, org.key)).err).toMatch(/assets\.bad name: /);
 
     await writeFile(project.file, 'estate: [\n  slug: x\n');
     const syntax = await apply(project.file, url, org.key);

@@ -65,11 +65,72 @@ export async function loadManifest(file: string, text: string): Promise<LoadedMa
   }
   if (problems.length > 0) throw new ManifestError(problems);
 
-  const manifest = value as Manifest;
+  const manifest = normalized(value as Manifest);
   const baseDir = path.dirname(path.resolve(file));
   await checkReferences(manifest, baseDir, problem);
   if (problems.length > 0) throw new ManifestError(problems);
   return { manifest, baseDir, file };
+}
+
+/**
+ * The file as the service will store it: names, titles and labels trimmed (the service trims them), an
+ * empty file label left out (the service then uses the asset's name) and an empty distance label null.
+ * Compared in this form, a value the service rewrites never shows as a change on every run.
+ */
+function normalized(manifest: Manifest): Manifest {
+  const trimmed = <T extends Record<string, unknown>>(item: T, ...keys: Array<keyof T & string>): T => {
+    const copy: Record<string, unknown> = { ...item };
+    for (const key of keys) if (typeof copy[key] === 'string') copy[key] = (copy[key] as string).trim();
+    return copy as T;
+  };
+  const labelled = <T extends { label?: string | undefined }>(item: T): T => {
+    const { label, ...rest } = item;
+    const clean = label?.trim();
+    return (clean ? { ...rest, label: clean } : rest) as T;
+  };
+  const { investment, gallery, map, downloads } = manifest.addons ?? {};
+  return {
+    ...manifest,
+    estate: trimmed(manifest.estate, 'name'),
+    ...(manifest.buildings && {
+      buildings: manifest.buildings.map((b) => ({
+        ...trimmed(b, 'name'),
+        ...(b.apartments && { apartments: b.apartments.map((a) => trimmed(a, 'name')) }),
+      })),
+    }),
+    ...(manifest.addons && {
+      addons: {
+        ...(investment && {
+          investment: {
+            ...investment,
+            ...(investment.sections && {
+              sections: investment.sections.map((s) => ({ ...trimmed(s, 'title'), ...(s.files && { files: s.files.map(labelled) }) })),
+            }),
+          },
+        }),
+        ...(gallery && { gallery: { ...gallery, ...(gallery.sections && { sections: gallery.sections.map((s) => trimmed(s, 'title')) }) } }),
+        ...(map && {
+          map: {
+            ...map,
+            ...(map.pois && {
+              pois: map.pois.map((p) => {
+                const poi = trimmed(p, 'label', 'customDistanceLabel');
+                return typeof poi.customDistanceLabel === 'string' && poi.customDistanceLabel === '' ? { ...poi, customDistanceLabel: null } : poi;
+              }),
+            }),
+          },
+        }),
+        ...(downloads && {
+          downloads: {
+            ...downloads,
+            ...(downloads.groups && {
+              groups: downloads.groups.map((g) => ({ ...trimmed(g, 'title'), ...(g.items && { items: g.items.map(labelled) }) })),
+            }),
+          },
+        }),
+      },
+    }),
+  };
 }
 
 /** A validation error in words: a nullable field's error is the non-null variant's, a pattern names what it wants. */
@@ -99,7 +160,7 @@ async function checkReferences(manifest: Manifest, baseDir: string, problem: (se
     if (!info?.isFile()) problem(['assets', name, 'path'], `no file at ${file}`);
   }
   const known = (segments: Segment[], name: string) => {
-    if (!(name in assets)) problem(segments, `"${name}" is not an entry of assets`);
+    if (!Object.hasOwn(assets, name)) problem(segments, `"${name}" is not an entry of assets`);
   };
   const unique = <T>(list: readonly T[] | undefined, key: (item: T) => string, segments: Segment[], what: string) => {
     const first = new Map<string, number>();
@@ -112,7 +173,7 @@ async function checkReferences(manifest: Manifest, baseDir: string, problem: (se
   };
 
   const buildings = manifest.buildings ?? [];
-  unique(buildings, (b) => b.name.trim().toLowerCase(), ['buildings'], 'building name');
+  unique(buildings, (b) => b.name.toLowerCase(), ['buildings'], 'building name');
   const externalIds = new Map<string, string>();
   buildings.forEach((building, b) => {
     (building.apartments ?? []).forEach((apartment, i) => {
@@ -121,8 +182,9 @@ async function checkReferences(manifest: Manifest, baseDir: string, problem: (se
       if (earlier) problem([...at, 'externalId'], `externalId "${apartment.externalId}" repeats ${earlier}`);
       else externalIds.set(apartment.externalId, showPath(at));
       (apartment.assets ?? []).forEach((name, k) => known([...at, 'assets', k], name));
+      unique(apartment.assets, (name) => name, [...at, 'assets'], 'asset');
     });
-    unique(building.apartments, (a) => a.name.trim().toLowerCase(), ['buildings', b, 'apartments'], 'apartment name');
+    unique(building.apartments, (a) => a.name.toLowerCase(), ['buildings', b, 'apartments'], 'apartment name');
   });
 
   const addons = manifest.addons ?? {};

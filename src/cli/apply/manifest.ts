@@ -193,7 +193,12 @@ export const Manifest = Type.Object(
   {
     $schema: Type.Optional(Type.String({ description: 'Where editors find this schema' })),
     estate: ManifestEstate,
-    assets: Type.Optional(Type.Record(Type.String({ pattern: ASSET_NAME_PATTERN }), ManifestAsset, { description: 'Files by name' })),
+    assets: Type.Optional(
+      Type.Record(Type.String({ pattern: ASSET_NAME_PATTERN }), ManifestAsset, {
+        additionalProperties: false,
+        description: 'Files by name (letters, digits, `.`, `_`, `-`), used by that name in apartments and add-ons',
+      }),
+    ),
     buildings: Type.Optional(Type.Array(ManifestBuilding, { maxItems: 1000, description: 'Matched by name within the estate' })),
     addons: Type.Optional(
       Type.Object(

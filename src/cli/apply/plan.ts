@@ -12,6 +12,7 @@ import type { Manifest, ManifestApartment } from './manifest.js';
 import type { Apartment, CurrentState, LocalAsset } from './state.js';
 
 type UpsertItem = operations['upsertApartments']['requestBody']['content']['application/json']['apartments'][number];
+type UpsertBatch = Array<{ item: UpsertItem; assets: string[] | undefined }>;
 
 export interface Change {
   sign: '+' | '~' | '-';
@@ -55,7 +56,9 @@ export function show(value: unknown): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-const same = (a: unknown, b: unknown) => isDeepStrictEqual(a ?? null, b ?? null);
+/** Equal as JSON values: absent is null, and -0 is 0 (the service stores what JSON carries). */
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(asJson(a), asJson(b));
 
 /** `field: before -> after` for each declared field that differs; `declared` leaves out what the file does not set. */
 function fieldChanges(declared: Record<string, unknown>, current: Record<string, unknown>): { details: string[]; changed: Record<string, unknown> } {
@@ -134,13 +137,23 @@ export function planApply(client: PublisherClient, manifest: Manifest, state: Cu
     }
   }
 
-  // Files, by content: one the organization already has is not uploaded again.
+  // Files, by content: one the organization already has is not uploaded again, nor two equal files of the file twice.
+  const uploading = new Map<string, string>();
   for (const asset of local.values()) {
     const existing = state.assetsByHash.get(asset.sha256);
     if (existing) {
       ids.assets.set(asset.name, existing.id);
       continue;
     }
+    const twin = uploading.get(asset.sha256);
+    if (twin !== undefined) {
+      act(`use asset ${twin} for ${asset.name} (the same content)`, async () => {
+        ids.assets.set(asset.name, ids.asset(twin));
+        return 'unchanged';
+      });
+      continue;
+    }
+    uploading.set(asset.sha256, asset.name);
     const what = `asset ${asset.name} (${asset.origin}, ${asset.sizeBytes} bytes, sha256 ${asset.sha256.slice(0, 12)})`;
     change('+', `upload ${what}`);
     act(`upload asset ${asset.name}`, async () => {
@@ -154,17 +167,18 @@ export function planApply(client: PublisherClient, manifest: Manifest, state: Cu
 
   // Buildings, by name within the estate.
   const currentBuildings = state.estate?.buildings ?? [];
-  const buildingByName = new Map(currentBuildings.map((b) => [b.name.trim().toLowerCase(), b]));
-  for (const b of currentBuildings) ids.buildings.set(b.name.trim().toLowerCase(), b.id);
+  const buildingByName = new Map(currentBuildings.map((b) => [b.name.toLowerCase(), b]));
+  for (const b of currentBuildings) ids.buildings.set(b.name.toLowerCase(), b.id);
   for (const building of manifest.buildings ?? []) {
-    const key = building.name.trim().toLowerCase();
-    const label = `building ${show(building.name.trim())}`;
+    const key = building.name.toLowerCase();
+    const label = `building ${show(building.name)}`;
     const current = buildingByName.get(key);
-    const declared = { description: building.description, features: building.features };
+    // Matched case-insensitively, as the service's own duplicate check does; a change of case is an update.
+    const declared = { name: building.name, description: building.description, features: building.features };
     if (!current) {
       change('+', `create ${label}`);
       act(`create ${label}`, async () => {
-        const created = await must(api.POST('/api/v1/building', { body: { estateId: ids.estateId(), name: building.name.trim(), ...declared } }));
+        const created = await must(api.POST('/api/v1/building', { body: { estateId: ids.estateId(), ...declared } }));
         ids.buildings.set(key, created.id);
       });
       continue;
@@ -181,47 +195,59 @@ export function planApply(client: PublisherClient, manifest: Manifest, state: Cu
     }
   }
 
-  // Apartments, by externalId: created or updated through the upsert, never deleted.
+  // Apartments, by externalId: created or updated through the upsert, never deleted. Every building's updates
+  // (renames, moves) go before any building's creates, so a name an apartment gives up is free for a new one.
+  const creates: Array<() => void> = [];
   for (const building of manifest.buildings ?? []) {
-    const key = building.name.trim().toLowerCase();
+    const key = building.name.toLowerCase();
     // Each item's `assets` (names) become assetsIds when the action runs: a file may be uploaded first.
-    const items: Array<{ item: UpsertItem; assets: string[] | undefined }> = [];
+    const updates: UpsertBatch = [];
+    const created: UpsertBatch = [];
     for (const apartment of building.apartments ?? []) {
       const current = state.apartments.get(apartment.externalId);
       const label = `apartment ${apartment.externalId}`;
       if (!current) {
-        change('+', `create ${label} in building ${show(building.name.trim())}`);
-        const { assets, name, ...fields } = apartment;
+        change('+', `create ${label} in building ${show(building.name)}`);
+        const { assets, ...fields } = apartment;
         // The file's schema is the API's own definitions; its enums type as string only (TypeBox unions built from lists).
-        items.push({ item: { ...fields, name: name.trim() } as UpsertItem, assets });
+        created.push({ item: fields as UpsertItem, assets });
         continue;
       }
       const { details, changed, assetsChanged } = apartmentChanges(apartment, current, ids.buildings.get(key), assetIdNow, assetNameOf);
       if (details.length > 0) {
         change('~', `update ${label}`, details);
         // `changed` holds declared fields only, each checked by the file's schema (the API's own definitions).
-        items.push({ item: { externalId: apartment.externalId, ...(changed as Partial<UpsertItem>) }, assets: assetsChanged ? apartment.assets : undefined });
+        updates.push({ item: { externalId: apartment.externalId, ...(changed as Partial<UpsertItem>) }, assets: assetsChanged ? apartment.assets : undefined });
       }
     }
-    if (items.length === 0) continue;
-    act(`upsert ${items.length} apartment${items.length === 1 ? '' : 's'} in building ${show(building.name.trim())}`, async () => {
-      const buildingId = ids.buildings.get(key);
-      if (!buildingId) throw new Error(`building ${building.name} was not created`);
-      for (let i = 0; i < items.length; i += 5000) {
-        const apartments = items
-          .slice(i, i + 5000)
-          .map(({ item, assets }): UpsertItem => (assets ? { ...item, assetsIds: assets.map((name) => ids.asset(name)) } : item));
-        await must(api.POST('/api/v1/apartment/upsert', { body: { buildingId, apartments } }));
-      }
-    });
+    const upsert = (verb: string, items: UpsertBatch) => {
+      if (items.length > 0)
+        act(`${verb} ${items.length} apartment${items.length === 1 ? '' : 's'} in building ${show(building.name)}`, () =>
+          upsertBatch(key, building.name, items),
+        );
+    };
+    upsert('update', updates);
+    creates.push(() => upsert('create', created));
+  }
+  for (const plan of creates) plan();
+
+  async function upsertBatch(key: string, buildingName: string, items: UpsertBatch): Promise<void> {
+    const buildingId = ids.buildings.get(key);
+    if (!buildingId) throw new Error(`building ${buildingName} was not created`);
+    for (let i = 0; i < items.length; i += 5000) {
+      const apartments = items
+        .slice(i, i + 5000)
+        .map(({ item, assets }): UpsertItem => (assets ? { ...item, assetsIds: assets.map((name) => ids.asset(name)) } : item));
+      await must(api.POST('/api/v1/apartment/upsert', { body: { buildingId, apartments } }));
+    }
   }
 
   const addons = manifest.addons ?? {};
-  const context: AddonContext = { client, ids, state, options, change, act, removals: [], kept, assetIdNow, assetNameOf };
+  const context: AddonContext = { client, ids, state, options, change, act, removals: [], orders: [], kept, assetIdNow, assetNameOf };
   const addon = <T>(declared: T | undefined, plan: (ctx: AddonContext, declared: T) => void) => {
     if (declared === undefined) return;
     plan(context, declared);
-    for (const [label, run] of context.removals.splice(0)) act(label, run);
+    for (const [label, run] of [...context.removals.splice(0), ...context.orders.splice(0)]) act(label, run);
   };
   addon(addons.investment, planInvestment);
   addon(addons.gallery, planGallery);
@@ -241,7 +267,7 @@ function apartmentChanges(
   assetNameOf: (id: string) => string,
 ) {
   const { assets, apartmentData, externalId: _, name, ...fields } = apartment;
-  const { details, changed } = fieldChanges({ ...fields, name: name.trim() }, current as unknown as Record<string, unknown>);
+  const { details, changed } = fieldChanges({ ...fields, name }, current as unknown as Record<string, unknown>);
   if (apartmentData) {
     const data = current.apartmentData as Record<string, unknown>;
     const dataDetails: string[] = [];
@@ -264,7 +290,7 @@ function apartmentChanges(
   }
   if (buildingId !== current.buildingId) {
     details.push(`building: ${show(current.building.name)} -> moved to this building`);
-    changed.name = name.trim();
+    changed.name = name;
   }
   return { details, changed, assetsChanged };
 }
@@ -278,6 +304,8 @@ interface AddonContext {
   act: (label: string, run: () => Promise<undefined | 'unchanged'> | Promise<void>) => void;
   /** Removals, run after the add-on's creates, updates and moves (a section goes after its items). */
   removals: Array<[string, () => Promise<void>]>;
+  /** Order checks, run last: after the removals, a container holds what its order names. */
+  orders: Array<[string, () => Promise<undefined | 'unchanged'>]>;
   kept: string[];
   assetIdNow: (name: string) => string | undefined;
   assetNameOf: (id: string) => string;
@@ -370,14 +398,17 @@ function planContainer<S extends { id: string }, D>(ctx: AddonContext, spec: Con
     ctx.change('~', `reorder ${spec.container}`, [`order: ${pairs.map((p) => spec.short(p.declared)).join(', ')}`]);
   }
   if (!predicted && !needsOrderCheck && !spec.unsettled) return;
-  ctx.act(`order ${spec.container}`, async () => {
-    const wanted = pairs.map((p) => assigned.get(p.declared) as string);
-    const now = await spec.readOrder();
-    const target = [...wanted, ...now.filter((id) => !wanted.includes(id))];
-    if (same(target, now)) return 'unchanged';
-    await spec.order(target);
-    return undefined;
-  });
+  ctx.orders.push([
+    `order ${spec.container}`,
+    async () => {
+      const wanted = pairs.map((p) => assigned.get(p.declared) as string);
+      const now = await spec.readOrder();
+      const target = [...wanted, ...now.filter((id) => !wanted.includes(id))];
+      if (same(target, now)) return 'unchanged';
+      await spec.order(target);
+      return undefined;
+    },
+  ]);
 }
 
 /** New children are appended: the order is already right when every matched one comes first, in order. */

@@ -106,7 +106,8 @@ export async function readState(client: PublisherClient, manifest: Manifest): Pr
   const assetsByHash = new Map<string, Asset>();
   if (manifest.assets && Object.keys(manifest.assets).length > 0) {
     const assets = await all(client, (offset, limit) => must(api.GET('/api/v1/asset', { params: { query: { offset, limit } } })), 1000);
-    for (const asset of assets) if (!assetsByHash.has(asset.sha256)) assetsByHash.set(asset.sha256, asset);
+    // The list is newest first: of equal files the oldest wins, so uploading a copy later changes nothing here.
+    for (const asset of assets) assetsByHash.set(asset.sha256, asset);
   }
 
   const apartments = new Map<string, Apartment>();
