@@ -131,7 +131,7 @@ export class ApartmentsService {
    * (repository.createWithBuilding): no transaction. Only assetsIds cost a statement before it: an
    * asset deleted in between leaves an id the apartment keeps, as any asset deletion does (spec).
    */
-  async create(organizationId: string, input: Static<typeof CreateApartmentBody>): Promise<Apartment> {
+  async create(organizationId: string, input: Static<typeof CreateApartmentBody>): Promise<string> {
     const { buildingId, ...item } = input;
     if (!isUuid(buildingId)) throw notFound('Building', buildingId);
     await requireOwnedAssets(this.db, organizationId, item.assetsIds ?? []);
@@ -141,7 +141,7 @@ export class ApartmentsService {
     // More endpoints subscribe than the hint said: nothing was written; again with room for all of them.
     if (result.outbox.subscribed > event.params.capacity) result = await this.insert(apartment, event.retry());
     if (!result.created) throw notFound('Building', buildingId);
-    return toApartment(result.created.apartment, result.created.building);
+    return result.created;
   }
 
   private async insert(apartment: Parameters<typeof repo.createWithBuilding>[1], event: InStatementEvent) {
