@@ -86,6 +86,14 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
+  /** A new organization and its own copy of examples/ (removed after the file). */
+  const newProject = async (organization: string, slug?: string) => {
+    const org = await t.createOrg(organization);
+    const project = await projectDir(slug);
+    dirs.push(project.dir);
+    return { org, project };
+  };
+
   const get = async <T>(key: string, route: string): Promise<T> => {
     const res = await t.request({ method: 'GET', url: route, key });
     expect(res.statusCode, `${route}: ${res.body}`).toBe(200);
@@ -93,9 +101,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   };
 
   it('creates the example project in an empty organization; the same file again plans no changes and sends no write', async () => {
-    const org = await t.createOrg('Harbour Developments');
-    const project = await projectDir();
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Harbour Developments');
 
     const dry = await apply(project.file, url, org.key, { dryRun: true });
     expect(dry.code, dry.err).toBe(0);
@@ -166,9 +172,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('a changed price, order and a new gallery item: the plan names exactly those, the result matches, and a third run is quiet', async () => {
-    const org = await t.createOrg('Changes Developments');
-    const project = await projectDir('changes-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Changes Developments', 'changes-view');
     expect((await apply(project.file, url, org.key)).code).toBe(0);
 
     await project.edit((text) =>
@@ -241,9 +245,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('children the file no longer names are kept, and removed only with --prune-addons', async () => {
-    const org = await t.createOrg('Prune Developments');
-    const project = await projectDir('prune-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Prune Developments', 'prune-view');
     expect((await apply(project.file, url, org.key)).code).toBe(0);
     await project.edit((text) => text.replace('      - title: Interior\n        items:\n          - { asset: lobby, caption: The lobby }\n', ''));
 
@@ -266,9 +268,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('an asset given by URL is downloaded, uploaded once, and matched by content afterwards; an unreachable URL stops before any write', async () => {
-    const org = await t.createOrg('Url Developments');
-    const project = await projectDir('url-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Url Developments', 'url-view');
     const png = await servePng();
     try {
       await project.edit((text) => text.replace('  lobby: { path: files/lobby.png }', `  lobby: { url: "${png.url}", name: Lobby }`));
@@ -290,9 +290,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('settles on what the service stores: trimmed titles and labels, an empty label, -0, a building renamed in case only', async () => {
-    const org = await t.createOrg('Settle Developments');
-    const project = await projectDir('settle-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Settle Developments', 'settle-view');
     await project.edit((text) =>
       text
         .replace('name: Harbour View\n', 'name: "Harbour View "\n')
@@ -319,9 +317,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('a name one apartment gives up (moved to another building) is free for a new apartment in the same run', async () => {
-    const org = await t.createOrg('Names Developments');
-    const project = await projectDir('names-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Names Developments', 'names-view');
     expect((await apply(project.file, url, org.key)).code).toBe(0);
     // HV-A-101 moves to Building B under its name; a new apartment takes "A-101" in Building A.
     await project.edit((text) =>
@@ -338,9 +334,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('equal files are one asset: uploaded once, and a copy uploaded later by hand changes nothing', async () => {
-    const org = await t.createOrg('Twins Developments');
-    const project = await projectDir('twins-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Twins Developments', 'twins-view');
     await project.edit((text) =>
       text.replace('  lobby: { path: files/lobby.png }', '  lobby: { path: files/lobby.png }\n  lobby-copy: { path: files/lobby.png }'),
     );
@@ -365,9 +359,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('--prune-addons: the plan names the order it will write', async () => {
-    const org = await t.createOrg('Prune Order Developments');
-    const project = await projectDir('prune-order-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Prune Order Developments', 'prune-order-view');
     expect((await apply(project.file, url, org.key)).code).toBe(0);
     await project.edit((text) =>
       text
@@ -388,9 +380,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('a file with mistakes is refused before any request, each mistake named by line and path', async () => {
-    const org = await t.createOrg('Mistakes Developments');
-    const project = await projectDir('mistakes-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Mistakes Developments', 'mistakes-view');
     await project.edit((text) =>
       text
         .replace('slug: mistakes-view', 'slug: Mistakes View')
@@ -443,9 +433,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('a file the service refuses half-way (a PDF in the gallery) stops with its message; fixed, the next run converges', async () => {
-    const org = await t.createOrg('Refused Developments');
-    const project = await projectDir('refused-view');
-    dirs.push(project.dir);
+    const { org, project } = await newProject('Refused Developments', 'refused-view');
     await project.edit((text) => text.replace('          - { asset: garden }\n', '          - { asset: brochure }\n'));
     const refused = await apply(project.file, url, org.key);
     expect(refused.code).toBe(1);
@@ -463,10 +451,8 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   });
 
   it('refuses another organization’s estate slug as its own: it plans a create, which the service refuses', async () => {
-    const owner = await t.createOrg('Slug Owner');
+    const { org: owner, project } = await newProject('Slug Owner', 'taken-slug');
     const other = await t.createOrg('Slug Other');
-    const project = await projectDir('taken-slug');
-    dirs.push(project.dir);
     expect((await apply(project.file, url, owner.key)).code).toBe(0);
     const second = await apply(project.file, url, other.key);
     expect(second.code).toBe(1);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../clients/typescript/src/index.js';
 import { S3BlobStore } from '../../src/storage/s3.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createProject } from '../helpers/factories.js';
@@ -8,15 +9,8 @@ import { type Driver, type ObservedStore, csv, diskDriver, dwg, dxf, jpeg, mp4, 
 
 const MB20 = 20 * 1024 * 1024;
 
-interface AssetJson {
-  id: string;
-  name: string;
-  src: string;
-  mimeType: string;
-  sizeBytes: number;
-  sha256: string;
-  createdAt: string;
-}
+/** An asset as the served document describes it (the typed client's generated schema). */
+type AssetJson = Schemas['Asset'];
 
 describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
   let driver: Driver;
