@@ -23,7 +23,7 @@ function nonNull(schema: TSchema): TSchema {
 const isDateTime = (schema: TSchema) => schema.type === 'string' && schema.format === 'date-time';
 
 /** `to_char` of a timestamptz as `Date#toISOString` writes it (UTC, milliseconds, `Z`). */
-const isoText = (ref: RawBuilder<unknown>) => sql`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoText = (ref: RawBuilder<unknown>) => sql`to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 function arrayOfObjects(column: RawBuilder<unknown>, items: TObject): RawBuilder<unknown> {
   const element = sql.ref('e.value');

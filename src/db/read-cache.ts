@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.js';
 import type { Database } from './client.js';
 
 const MAX_ENTRIES = 10_000;
@@ -16,7 +17,7 @@ const MAX_ENTRIES = 10_000;
  * A document read while the generation moved is not stored (it may have seen either state).
  */
 export class ReadCache<T> {
-  private readonly entries = new Map<string, { generation: number; value: T }>();
+  private readonly entries = new BoundedMap<string, { generation: number; value: T }>(MAX_ENTRIES);
   private notified = 0;
   private trusted: boolean;
   readonly stats = { hits: 0, misses: 0 };
@@ -44,8 +45,6 @@ export class ReadCache<T> {
     this.stats.misses++;
     const value = await load();
     if (value !== undefined && this.generation() === generation) {
-      this.entries.delete(key);
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(key, { generation, value });
     }
     return value;

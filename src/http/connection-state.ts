@@ -30,7 +30,9 @@ export function trackConnections(server: Server): void {
     state.last = req;
     state.answeredEarly = false;
     res.once('close', () => {
-      state.pending = state.pending.filter((r) => r !== req);
+      const at = state.pending.indexOf(req);
+      if (at !== -1) state.pending.splice(at, 1);
+      if (state.waiters.length === 0) return;
       const ready = state.waiters.filter((w) => w.ready());
       state.waiters = state.waiters.filter((w) => !ready.includes(w));
       for (const w of ready) w.run();

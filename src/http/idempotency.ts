@@ -6,6 +6,7 @@ import type { Database, Queryable } from '../db/client.js';
 import { json, q } from '../db/query.js';
 import { AppError } from '../errors.js';
 import { canonical } from './canonical-json.js';
+import { addRouteHook } from './route-config.js';
 
 /** 1–255 printable ASCII characters (a UUID fits; control characters and non-ASCII do not). */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -252,15 +253,16 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   // all) pays nothing for idempotency.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    const hooks = route as unknown as Record<string, unknown>;
-    const attach = (name: string, fn: unknown) => {
-      const existing = hooks[name];
-      hooks[name] = existing === undefined ? [fn] : [...[existing].flat(), fn];
-    };
-    attach('preHandler', preHandler);
-    attach('onSend', onSend);
-    attach('onResponse', settle);
-    attach('onRequestAbort', settle);
+    // Most calls carry no key: then the hooks call `done` at once, costing no promise (issue 14); a
+    // hook that returns a promise instead is awaited by Fastify, as an async hook is.
+    addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) =>
+      request.headers['idempotency-key'] === undefined ? done() : preHandler(request, reply),
+    );
+    addRouteHook(route, 'onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) =>
+      request.idempotency ? onSend(request, reply, payload) : done(null, payload),
+    );
+    addRouteHook(route, 'onResponse', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => (request.idempotency ? settle(request) : done()));
+    addRouteHook(route, 'onRequestAbort', settle);
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request, reply) {
       const claimed = request.idempotency;

@@ -1,3 +1,5 @@
+import { BoundedMap } from '../bounded-map.js';
+
 /** What a presented API key resolves to. */
 export interface KeyIdentity {
   organizationId: string;
@@ -29,7 +31,7 @@ const MAX_AGE_MS = 5 * 60_000;
  * cannot be put back by a read that raced the notification.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(MAX_ENTRIES);
   private generation = 0;
   readonly stats = { hits: 0, misses: 0 };
 
@@ -69,7 +71,6 @@ export class KeyCache {
 
   store(hash: string, identity: KeyIdentity, snapshot: number): void {
     if (!this.trusted || snapshot !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(hash, { ...identity, cachedAt: Date.now() });
   }
 

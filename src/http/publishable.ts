@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { isPublishable } from '../modules/organizations/service.js';
 import { bytesEtag, ifNoneMatchHits } from './etag.js';
+import { addRouteHook } from './route-config.js';
 
 /** Seconds a browser or CDN may reuse an answer to a publishable key, as for the public add-on reads. */
 export const PUBLISHABLE_MAX_AGE_SECONDS = 30;
@@ -135,14 +136,8 @@ function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string)
  */
 export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
   const cache = new PublishableCache(db);
-  // Every public-page read answers a publishable key's matching If-None-Match with 304: said once, here.
-  app.addHook('onRoute', (route) => {
-    const config = route.config as { publishable?: boolean } | undefined;
-    const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (config?.publishable && response) response['304'] = Type.Null({ description: 'Not modified (a publishable key’s If-None-Match matched the ETag)' });
-  });
-  app.addHook('preHandler', async (request, reply) => {
-    if (!isPublishable(request.auth) || request.routeOptions.config?.publishable !== true) return;
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isPublishable(request.auth)) return;
     const key = `${request.auth!.organizationId} ${request.url}`;
     const generation = cache.generation();
     const hit = cache.get(key);
@@ -150,9 +145,9 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     if (!hit) return;
     if (sendHeaders(request, reply, hit.etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(hit.body);
-  });
+  };
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const doc: unknown = JSON.parse(payload.toString());
@@ -167,6 +162,18 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
       return '';
     }
     return body;
+  };
+
+  // Only the routes a publishable key may call: a publishable key is 403 on every other partner
+  // route, and on a public route it is an anonymous visitor (src/http/auth.ts).
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { publishable?: boolean } | undefined;
+    if (!config?.publishable) return;
+    // Every public-page read answers a publishable key's matching If-None-Match with 304: said once, here.
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (response) response['304'] = Type.Null({ description: 'Not modified (a publishable key’s If-None-Match matched the ETag)' });
+    addRouteHook(route, 'preHandler', preHandler);
+    addRouteHook(route, 'onSend', onSend);
   });
   return cache;
 }

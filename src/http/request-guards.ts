@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { isPublishable } from '../modules/organizations/service.js';
@@ -9,22 +9,26 @@ import { findUnstorableText } from './validation.js';
 /** Cross-cutting request hygiene: request-id echo, security headers, text that cannot be stored, CORS, unread bodies. */
 export function installRequestGuards(app: FastifyInstance, config: Readonly<Config>): void {
   trackConnections(app.server);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request and never wait, so they cost no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // A hook that answers does not call done: Fastify then runs neither the next hooks nor the route.
+    if (request.method === 'OPTIONS' && preflight(request, reply, config.corsOrigins)) return;
+    done();
   });
 
   // Text PostgreSQL cannot hold as sent (NUL, lone UTF-16 surrogates) is refused here, once, for every
   // body, query string and header of every route, before any schema or service sees it: a 422 naming
   // the field instead of a 500 from the database or a value silently changed to U+FFFD.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const found =
       (request.body && typeof request.body === 'object' ? findUnstorableText(request.body) : undefined) ??
       findUnstorableText(request.query) ??
       prefixed('header', findUnstorableText(request.headers));
-    if (found) throw new AppError('unprocessable', `Validation failed: ${found.at || 'body'} ${found.problem}`);
+    done(found && new AppError('unprocessable', `Validation failed: ${found.at || 'body'} ${found.problem}`));
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     drainUnreadBody(request.raw);
     reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
@@ -34,26 +38,29 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
       const auth = request.routeOptions.config?.auth;
       applyCors(auth === 'public' || auth === 'none' || isPublishable(request.auth), origin, config.corsOrigins, reply);
     }
-    return payload;
+    done(null, payload);
   });
+}
 
-  // CORS preflight for any path.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) return;
-    const origin = request.headers.origin;
-    if (!origin) return;
-    const allowed = config.corsOrigins.includes('*') || config.corsOrigins.includes(origin);
-    const publicRead = request.headers['access-control-request-method'] === 'GET';
-    if (!allowed && !publicRead) return reply.code(204).send();
-    reply
-      .header('access-control-allow-origin', allowed ? origin : '*')
-      .header('access-control-allow-methods', allowed ? 'GET,POST,PUT,PATCH,DELETE,OPTIONS' : 'GET,OPTIONS')
-      .header('access-control-allow-headers', 'authorization,content-type,idempotency-key,if-none-match,x-request-id')
-      .header('access-control-max-age', '600')
-      .header('vary', 'origin')
-      .code(204)
-      .send();
-  });
+/** CORS preflight for any path: answered 204 here, before authentication or rate limiting. True when answered. */
+function preflight(request: FastifyRequest, reply: FastifyReply, corsOrigins: string[]): boolean {
+  const origin = request.headers.origin;
+  if (!request.headers['access-control-request-method'] || !origin) return false;
+  const allowed = corsOrigins.includes('*') || corsOrigins.includes(origin);
+  const publicRead = request.headers['access-control-request-method'] === 'GET';
+  if (!allowed && !publicRead) {
+    reply.code(204).send();
+    return true;
+  }
+  reply
+    .header('access-control-allow-origin', allowed ? origin : '*')
+    .header('access-control-allow-methods', allowed ? 'GET,POST,PUT,PATCH,DELETE,OPTIONS' : 'GET,OPTIONS')
+    .header('access-control-allow-headers', 'authorization,content-type,idempotency-key,if-none-match,x-request-id')
+    .header('access-control-max-age', '600')
+    .header('vary', 'origin')
+    .code(204)
+    .send();
+  return true;
 }
 
 /**

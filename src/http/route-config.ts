@@ -1,3 +1,4 @@
+import type { RouteOptions } from 'fastify';
 import type { ApiKeyScope } from '../modules/organizations/service.js';
 
 /**
@@ -34,4 +35,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+}
+
+/**
+ * Adds a hook to one route from an `onRoute` hook, after the route's own hooks of that name: a
+ * concern that only some routes have (idempotency, publishable answers) costs the others nothing.
+ */
+export function addRouteHook(route: RouteOptions, name: 'preHandler' | 'onSend' | 'onResponse' | 'onRequestAbort', hook: unknown): void {
+  const hooks = route as unknown as Record<string, unknown>;
+  const existing = hooks[name];
+  hooks[name] = existing === undefined ? [hook] : [...[existing].flat(), hook];
 }

@@ -128,29 +128,36 @@ const printableKey = (key: string) => key.replaceAll('\u0000', '\\0').replace(LO
 
 /**
  * Finds the first string (value or object key, at any depth) that cannot be stored; returns its path
- * and the reason. Every parsed body, query and header passes through here before validation.
+ * and the reason. Every parsed body, query and header passes through here before validation, so the
+ * path is written only for the string found, on the way back (issue 14: not for every key of every
+ * request).
  */
-export function findUnstorableText(value: unknown, at = '', depth = 0): UnstorableAt | undefined {
+export function findUnstorableText(value: unknown): UnstorableAt | undefined {
+  const found = locate(value, 0);
+  return found && { at: found.at.startsWith('.') ? found.at.slice(1) : found.at, problem: found.problem };
+}
+
+/** findUnstorableText below the top: `at` is the path from `value` down, each key written `.key`. */
+function locate(value: unknown, depth: number): UnstorableAt | undefined {
   if (depth > 64) return undefined;
   if (typeof value === 'string') {
     const problem = unstorableText(value);
-    return problem ? { at, problem } : undefined;
+    return problem ? { at: '', problem } : undefined;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${at}[${i}]`, depth + 1);
-      if (found) return found;
+      const found = locate(value[i], depth + 1);
+      if (found) return { at: `[${i}]${found.at}`, problem: found.problem };
     }
     return undefined;
   }
   if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const path = at ? `${at}.${printableKey(k)}` : printableKey(k);
+    for (const k of Object.keys(value)) {
       const problem = unstorableText(k);
       // A key is stored too (apartmentData is kept as sent): its path shows the offending character escaped.
-      if (problem) return { at: path, problem };
-      const found = findUnstorableText(v, path, depth + 1);
-      if (found) return found;
+      if (problem) return { at: `.${printableKey(k)}`, problem };
+      const found = locate((value as Record<string, unknown>)[k], depth + 1);
+      if (found) return { at: `.${printableKey(k)}${found.at}`, problem: found.problem };
     }
   }
   return undefined;

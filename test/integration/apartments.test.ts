@@ -104,6 +104,45 @@ describe('apartments', () => {
       expect(read.json()).toEqual(res.json());
     });
 
+    it('answers what GET answers, byte for byte, where the database normalises what was sent', async () => {
+      const assetId = await seedAsset(t, a.id);
+      const body = {
+        name: 'Normalised',
+        buildingId: buildingId.toUpperCase(),
+        lastSynchronizedAt: '2024-03-01T14:00:00.123456+02:00',
+        assetsIds: [assetId.toUpperCase(), assetId],
+        apartmentData: { rooms: 3, area: 1e-7, exposures: ['S'], floor: -0 },
+        preferredAngles: [{ source: 'auto', angle: 12.5, navigatorId: 'nav-2' }],
+      };
+      const res = await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ buildingId, lastSynchronizedAt: '2024-03-01T12:00:00.123Z', assetsIds: [assetId] });
+      const read = await t.request({ method: 'GET', url: `/api/v1/apartment/${res.json().id}`, key: a.key });
+      expect(read.body).toBe(res.body);
+    });
+
+    it('embeds the building as it is when the apartment is created, after the building changed', async () => {
+      const building = await createBuilding(t, a.key, estateId, { name: 'Before' });
+      const first = await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'First', buildingId: building.id } });
+      expect(first.json().building.name).toBe('Before');
+      const patched = await t.request({
+        method: 'PATCH',
+        url: `/api/v1/building/${building.id}`,
+        key: a.key,
+        body: { name: 'After', features: [{ name: 'Lift', type: 'elevator' }] },
+      });
+      expect(patched.statusCode, patched.body).toBe(200);
+      const second = await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'Second', buildingId: building.id } });
+      expect(second.statusCode, second.body).toBe(201);
+      expect(second.json().building).toEqual(patched.json());
+      // Changed behind the service's back (by hand, another instance): the statement sees the new row version.
+      await t.db.query(`UPDATE buildings SET description = 'Changed by hand' WHERE id = $1`, [building.id]);
+      const third = await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: 'Third', buildingId: building.id } });
+      expect(third.json().building.description).toBe('Changed by hand');
+      const read = await t.request({ method: 'GET', url: `/api/v1/apartment/${third.json().id}`, key: a.key });
+      expect(read.body).toBe(third.body);
+    });
+
     it('409 for a duplicate name within the building (trimmed, case-insensitive)', async () => {
       await createApartment(t, a.key, buildingId, { name: 'Dup 1' });
       expectError(await t.request({ method: 'POST', url: '/api/v1/apartment', key: a.key, body: { name: ' DUP 1 ', buildingId } }), 409, /name/);

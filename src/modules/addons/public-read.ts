@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BoundedMap } from '../../bounded-map.js';
 import type { Queryable } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import { bytesEtag, ifNoneMatchHits } from '../../http/etag.js';
@@ -45,7 +46,7 @@ export function invalidateAddon(kind: AddonKind, estateId: string): void {
  *   cached bytes only when the version matches, so a write on any instance is seen at once.
  */
 export class PublicDocumentCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(CACHE_ENTRIES);
   private readonly generations = new Map<string, number>();
   private trusted: boolean;
   /** Read by the metrics at scrape time. */
@@ -95,9 +96,7 @@ export class PublicDocumentCache {
 
   /** Stores an entry built under `generation`; an invalidation since then makes it a miss at once. */
   store(key: string, entry: Entry): void {
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    if (this.entries.size > CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   dispose(): void {

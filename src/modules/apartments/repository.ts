@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type FeedPage, changedRows } from '../../db/change-feed.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { rowJson } from '../../db/json-sql.js';
+import { isoText, rowJson } from '../../db/json-sql.js';
 import { type PlainUpdate, anyUuid, columnName, compiledWith, prepared, q, updateOwned, updateValues } from '../../db/query.js';
 import type { Apartments, DB } from '../../db/schema.js';
 import type { BuildingRow } from '../buildings/repository.js';
@@ -12,6 +12,8 @@ import { ApartmentSchema, type ApartmentSort } from './schemas.js';
 export type ApartmentRow = Selectable<Apartments>;
 type NullableKeys<T> = { [K in keyof T]-?: null extends T[K] ? K : never }[keyof T];
 type Stored = Omit<ApartmentRow, 'createdAt' | 'updatedAt' | 'changeXid'>;
+/** A new apartment with every stored field present (null where it has no value), as the service makes one. */
+export type ApartmentRecord = Stored;
 /**
  * A new apartment. Bulk inserts expand JSON records, where a missing key is NULL rather than the
  * column default: every NOT NULL column is required here (APARTMENT_DEFAULTS fills them), a nullable
@@ -53,6 +55,15 @@ const listedApartmentJson = rowJson(ApartmentSchema, 'a', { building: sql.ref('b
 /** A new apartment's document as its `apartment.created` event carries it (the answer's shape). */
 const createdApartmentJson = rowJson(ApartmentSchema, 'a', { building: buildingJson });
 
+/**
+ * A building row's version: its `xmin`, the transaction that wrote this version of the row. Every
+ * UPDATE writes a new version (a new xmin); the row locks that apartments' foreign keys take do not.
+ */
+const buildingVersion = sql<string>`CAST(b.xmin AS text)`;
+const getVersionedBuilding = prepared((k, organizationId: string, id: string) =>
+  k.selectFrom('buildings as b').selectAll('b').select(buildingVersion.as('version')).where('b.organizationId', '=', organizationId).where('b.id', '=', id),
+);
+
 /** An apartment row with its building's row, read by one statement. */
 export interface ApartmentWithBuilding {
   apartment: ApartmentRow;
@@ -61,8 +72,7 @@ export interface ApartmentWithBuilding {
 /**
  * The building's columns are selected beside the apartment's as `building.<property>`; one row is
  * then taken apart. (A read by id is mapped in JS, its answer cached: an unprepared statement building the
- * whole document cost more to plan than the row it read. The create instead answers the document its
- * statement builds for the outbox anyway: a named prepared statement, planned once.)
+ * whole document cost more to plan than the row it read.)
  */
 const BUILDING_PROPERTIES = ['organizationId', ...Object.keys(BuildingInline.properties)];
 const BUILDING_PREFIX = 'building.';
@@ -117,14 +127,15 @@ function createStatement(queues: boolean) {
         k,
         sql<Record<string, unknown>>`
         WITH ${outbox.endpoints},
-        b AS (SELECT * FROM buildings WHERE organization_id = ${organizationId} AND id = ${buildingId}),
+        b AS (SELECT *, xmin FROM buildings WHERE organization_id = ${organizationId} AND id = ${buildingId}),
         a AS (
           INSERT INTO apartments (${columns})
           SELECT ${values} FROM b, jsonb_populate_record(NULL::apartments, CAST(${record} AS jsonb)) AS r
           WHERE ${outbox.guard}
           RETURNING *
         )${outbox.writes(createdApartmentJson, sql`a JOIN b ON b.id = a.building_id`)}
-        SELECT a.id, CAST(${createdApartmentJson} AS text) AS document, ${outbox.columns}
+        SELECT a.id, ${isoText(sql.ref('a.last_synchronized_at'))} AS last_synchronized_at, ${isoText(sql.ref('a.created_at'))} AS created_at,
+          ${isoText(sql.ref('a.updated_at'))} AS updated_at, ${buildingVersion} AS building_version, ${outbox.columns}
         FROM (SELECT 1) AS one LEFT JOIN a ON true LEFT JOIN b ON b.id = a.building_id`,
       );
     },
@@ -134,7 +145,9 @@ const createQueuing = createStatement(true);
 const createAlone = createStatement(false);
 
 /** NEW_COLUMNS with their column names, but the estate (the building's, set by the statement). */
-const NEW_COLUMN_NAMES = NEW_COLUMNS.filter((c) => c !== 'estateId').map((c) => [c, columnName(c)] as const);
+const NEW_COLUMN_NAMES = NEW_COLUMNS.filter((c): c is Exclude<(typeof NEW_COLUMNS)[number], 'estateId'> => c !== 'estateId').map(
+  (c) => [c, columnName(c)] as const,
+);
 
 export interface ApartmentFilter {
   buildingId?: string;
@@ -216,21 +229,22 @@ export const apartmentsRepository = {
   },
 
   /**
-   * Inserts one apartment into a building of the organization, writes its `apartment.created` event to
-   * the outbox and answers the apartment with its building as JSON text, built by the statement with the
-   * event's own builder, all in one statement (no transaction: one statement is atomic). The text is sent
-   * as it is: no row parsing, mapping or serializing in Node (issue 14). `created` is undefined when the
-   * organization has no such building, or
-   * when the statement found more subscribed endpoints than `event` could take (nothing is written
-   * then; see src/modules/webhooks/in-statement.ts). The estate is the building's.
+   * Inserts one apartment into a building of the organization and writes its `apartment.created` event
+   * to the outbox, in one statement (no transaction: one statement is atomic). It answers only what the
+   * database decides: the timestamps and the version of the building (whose estate is the apartment's).
+   * Every other field is the value sent, so the row is put together here rather than read back: a
+   * document built in SQL, or 30 columns and the building's read back and parsed, cost about a fifth of
+   * the bare INSERT's throughput (issue 14, docs/performance.md). `created` is undefined when the
+   * organization has no such building, or when the statement found more subscribed endpoints than
+   * `event` could take (nothing is written then; see src/modules/webhooks/in-statement.ts).
    */
   async createWithBuilding(
     db: Queryable,
-    apartment: Omit<NewApartment, 'estateId'>,
+    apartment: ApartmentRecord,
     event: InStatementEvent,
-  ): Promise<{ created: string | undefined; outbox: OutboxResult }> {
+  ): Promise<{ created: { apartment: Omit<ApartmentRow, 'changeXid'>; buildingVersion: string } | undefined; outbox: OutboxResult }> {
     const record: Record<string, unknown> = {};
-    for (const [property, column] of NEW_COLUMN_NAMES) record[column] = (apartment as Record<string, unknown>)[property] ?? null;
+    for (const [property, column] of NEW_COLUMN_NAMES) record[column] = apartment[property];
     const statement = event.queues ? createQueuing : createAlone;
     const e = event.params;
     const [row] = await statement(
@@ -246,7 +260,24 @@ export const apartmentsRepository = {
       e.capacity,
     );
     const outbox = InStatementEvent.result(row!);
-    return { created: row!.id == null ? undefined : (row!.document as string), outbox };
+    if (row!.id == null) return { created: undefined, outbox };
+    const stamped = row as Pick<ApartmentRow, 'lastSynchronizedAt' | 'createdAt' | 'updatedAt'> & { buildingVersion: string };
+    // The database's values over the ones sent: the timestamps (as GET writes them, formatted by the statement), and lastSynchronizedAt as stored.
+    return {
+      created: {
+        apartment: { ...apartment, lastSynchronizedAt: stamped.lastSynchronizedAt, createdAt: stamped.createdAt, updatedAt: stamped.updatedAt },
+        buildingVersion: stamped.buildingVersion,
+      },
+      outbox,
+    };
+  },
+
+  /** A building of the organization with its row version (see `buildingVersion`). */
+  async versionedBuilding(db: Queryable, organizationId: string, id: string): Promise<{ building: BuildingRow; version: string } | undefined> {
+    const [row] = await getVersionedBuilding(db, organizationId, id);
+    if (!row) return undefined;
+    const { version, ...building } = row;
+    return { building, version };
   },
 
   /** One apartment of the organization with its building, by one statement. */

@@ -40,7 +40,7 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      sendJson(reply.code(201), await service.create(requireAuth(request).organizationId, dropIgnored(request.body, APARTMENT_IGNORED) as never)),
+      reply.code(201).send(await service.create(requireAuth(request).organizationId, dropIgnored(request.body, APARTMENT_IGNORED) as never)),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { BoundedMap } from '../../bounded-map.js';
 import { newId } from '../../ids.js';
 import { type EventType, OUTBOX_CHANNEL, outboxSignal } from './events.js';
 import { MAX_ENDPOINTS } from './schemas.js';
@@ -22,8 +23,10 @@ import { MAX_ENDPOINTS } from './schemas.js';
 
 /** The subscriber count last seen per organization and event type; a wrong guess costs one retried statement. */
 export class SubscriberHints {
-  private readonly seen = new Map<string, number>();
-  constructor(private readonly max = 10_000) {}
+  private readonly seen: BoundedMap<string, number>;
+  constructor(max = 10_000) {
+    this.seen = new BoundedMap(max);
+  }
 
   get(organizationId: string, type: EventType): number {
     return this.seen.get(`${organizationId}:${type}`) ?? 0;
@@ -31,10 +34,8 @@ export class SubscriberHints {
 
   set(organizationId: string, type: EventType, count: number): void {
     const key = `${organizationId}:${type}`;
-    this.seen.delete(key);
-    if (count === 0) return;
-    if (this.seen.size >= this.max) this.seen.delete(this.seen.keys().next().value as string);
-    this.seen.set(key, count);
+    if (count === 0) this.seen.delete(key);
+    else this.seen.set(key, count);
   }
 }
 
