@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DATABASE_THREAD_PRIORITY, type ThreadPriority } from './db/pglite-thread.js';
 import type { S3StoreOptions } from './storage/s3.js';
 
 /** Settings read once from the environment at the entry point, then passed down frozen. */
@@ -13,6 +14,11 @@ export interface Config {
    * (LISTEN for add-on cache invalidation); DATABASE_URL when unset.
    */
   databaseDirectUrl: string | undefined;
+  /**
+   * How the embedded database's thread yields the CPU to the server's (DATABASE_THREAD_PRIORITY; Linux):
+   * `idle`, or nice levels 0-19 below the server's thread. Ignored with DATABASE_URL.
+   */
+  databaseThreadPriority: ThreadPriority;
   adminToken: string | undefined;
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -59,6 +65,7 @@ export const CONFIG_VARIABLES = [
   'DATA_DIR',
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
+  'DATABASE_THREAD_PRIORITY',
   'ADMIN_TOKEN',
   'REDIS_URL',
   'LOG_LEVEL',
@@ -126,6 +133,17 @@ function required(env: Env, name: string, why: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') throw new ConfigError(`${name} is required ${why}`);
   return raw;
+}
+
+/** `idle`, or a number of nice levels from 0 to 19. */
+function threadPriority(env: Env, name: string): ThreadPriority {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return DATABASE_THREAD_PRIORITY;
+  if (raw === 'idle') return 'idle';
+  if (!/^\d+$/.test(raw) || Number(raw) > 19) {
+    throw new ConfigError(`${name} must be "idle" or a number of nice levels from 0 to 19, got "${raw}"`);
+  }
+  return Number(raw);
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -206,6 +224,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
+    databaseThreadPriority: threadPriority(env, 'DATABASE_THREAD_PRIORITY'),
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,

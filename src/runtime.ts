@@ -22,7 +22,12 @@ export async function openRuntime(config: Readonly<Config>, purpose: string, opt
   const lock = needsLock ? await acquireDataDirLock(config.dataDir, purpose) : undefined;
   try {
     // PGlite in a worker thread: its SQL never blocks this thread's event loop (issue 14).
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), thread: true });
+    const db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: path.join(config.dataDir, 'pglite'),
+      thread: true,
+      threadPriority: config.databaseThreadPriority,
+    });
     const applied = await migrate(db).catch(async (err: unknown) => {
       await db.close();
       throw err;

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type HeldTransaction, boundWork } from './bound-work.js';
 import { queryPrepared, queryText } from './pglite-prepared.js';
-import { PgliteThread } from './pglite-thread.js';
+import { DATABASE_THREAD_PRIORITY, PgliteThread, type ThreadPriority } from './pglite-thread.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
 export interface Queryable {
@@ -346,15 +346,6 @@ export function poolStats(db: Database): { total: number; idle: number; waiting:
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }
 
-/**
- * How much lower than the server's thread the PGlite thread is scheduled (nice levels; about 3x less
- * CPU when both want it). Cached public reads need only the server's thread: while writes keep the
- * database busy on a loaded machine, the reads keep their CPU (issue 14: 0.21 of their idle rate
- * with four writers at the same priority, 0.76 five levels lower, writes 289 -> 248/s). Without
- * contention nothing changes.
- */
-const DATABASE_THREAD_NICE = 5;
-
 export interface DatabaseOptions {
   /** postgres:// URL; when absent the embedded PGlite is used. */
   databaseUrl?: string | undefined;
@@ -363,6 +354,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PGlite only: run the database in a worker thread (src/db/pglite-thread.ts), as the server does. */
   thread?: boolean;
+  /** With `thread`: how the database's thread yields the CPU (DATABASE_THREAD_PRIORITY by default). */
+  threadPriority?: ThreadPriority;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -378,7 +371,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return new PostgresDatabase(pool);
   }
   const dataDir = options.dataDir ?? 'memory://';
-  if (options.thread) return new PgliteDatabase(await PgliteThread.open(dataDir, { nice: DATABASE_THREAD_NICE }));
+  if (options.thread) return new PgliteDatabase(await PgliteThread.open(dataDir, { priority: options.threadPriority ?? DATABASE_THREAD_PRIORITY }));
   const pglite = await PGlite.create(dataDir, { parsers: PGLITE_PARSERS });
   return new PgliteDatabase(
     Object.assign(pglite, {

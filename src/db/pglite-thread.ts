@@ -9,6 +9,24 @@ import { Worker } from 'node:worker_threads';
  * held by this process, covers the worker too.
  */
 
+/**
+ * How the PGlite thread yields the CPU to the server's thread (Linux; elsewhere it runs as the process
+ * does): `idle` is the SCHED_IDLE policy (it runs when a core has nothing else of this process or its
+ * group to run), a number is that many nice levels below the opener, capped at 19 (19: about 1/70 of a
+ * contended core; 0: equal).
+ */
+export type ThreadPriority = 'idle' | number;
+
+/**
+ * SCHED_IDLE by default. Cached public reads need only the server's thread; what competes with them for
+ * a core is the database thread working through queued writes (and uncached reads). Under that
+ * contention the reads keep the core and the database work waits for a free one; with a core to spare
+ * nothing changes. Four clients writing as fast as they can cost the anonymous gallery read (bench/
+ * partner.ts, mixed, PGlite) 0.37-0.40 of its idle rate at nice +5, 0.45-0.58 at +19, 0.55-0.58 idle
+ * (docs/performance.md, issue 14).
+ */
+export const DATABASE_THREAD_PRIORITY: ThreadPriority = 'idle';
+
 /** A rejected call's error as the worker sends it: message and the fields PostgreSQL errors carry (code, constraint…). */
 type WireError = { message: string } & Record<string, unknown>;
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
@@ -41,17 +59,20 @@ export class PgliteThread {
     worker.on('exit', (code) => fail(new Error(`The database thread exited (code ${code})`)));
   }
 
-  /** Starts the worker and opens the database in `dataDir` (`memory://` for none). */
-  static async open(dataDir: string, options: { nice?: number } = {}): Promise<PgliteThread> {
+  /**
+   * Starts the worker and opens the database in `dataDir` (`memory://` for none); the worker lowers its
+   * own scheduling priority to `priority` (ThreadPriority; none by default).
+   */
+  static async open(dataDir: string, options: { priority?: ThreadPriority } = {}): Promise<PgliteThread> {
     // Compiled: the .js next to this file. From source (tests, tsx): the .ts, with tsx's loader
     // registered inside the worker first (a worker does not inherit the parent's loader hooks).
     const fromSource = import.meta.url.endsWith('.ts');
     const worker = fromSource
       ? new Worker(
           `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href)}); });`,
-          { eval: true, workerData: { dataDir, nice: options.nice } },
+          { eval: true, workerData: { dataDir, priority: options.priority } },
         )
-      : new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { dataDir, nice: options.nice } });
+      : new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { dataDir, priority: options.priority } });
     const thread = new PgliteThread(worker);
     try {
       await thread.call({ op: 'ready' });

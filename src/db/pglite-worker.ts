@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_PARSERS } from './client.js';
 import { queryPrepared, queryText } from './pglite-prepared.js';
+import type { ThreadPriority } from './pglite-thread.js';
 
 /**
  * The worker side of src/db/pglite-thread.ts: owns the PGlite instance and answers one message per
@@ -11,8 +13,8 @@ import { queryPrepared, queryText } from './pglite-prepared.js';
  * keeps it waiting until `end` says commit or roll back.
  */
 const port = parentPort!;
-const { nice } = workerData as { dataDir: string; nice?: number };
-if (nice) lowerPriority(nice);
+const { priority } = workerData as { dataDir: string; priority?: ThreadPriority };
+if (priority) lowerPriority(priority);
 const ROLLBACK = Symbol('rollback');
 const db = await PGlite.create((workerData as { dataDir: string }).dataDir, { parsers: PGLITE_PARSERS });
 const open = new Map<number, { tx: Transaction; decide(commit: boolean): void; outcome: Promise<unknown> }>();
@@ -27,15 +29,25 @@ type Message =
   | { id: number; op: 'end'; tx: number; commit: boolean };
 
 /**
- * Lowers this thread's scheduling priority (Linux: the thread's own nice value, /proc/thread-self
- * names it). Best effort: elsewhere, or without /proc, the thread keeps the process's priority.
+ * Lowers this thread's scheduling priority (Linux; /proc/thread-self names the thread): its own nice
+ * value, 19 for `idle`, then for `idle` the SCHED_IDLE policy. Node has no call for a policy, so
+ * util-linux's `chrt` sets it (a fixed program and arguments, once at start). Best effort: without
+ * /proc the thread keeps the process's priority, without `chrt` it keeps nice 19.
  */
-function lowerPriority(by: number): void {
+function lowerPriority(priority: ThreadPriority): void {
+  let tid: number;
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.min(19, getPriority(tid) + by));
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return;
+    setPriority(tid, priority === 'idle' ? 19 : Math.min(19, getPriority(tid) + priority));
   } catch {
-    // not Linux, or not permitted: nothing to do
+    return; // not Linux, or not permitted: nothing to do
+  }
+  if (priority !== 'idle') return;
+  try {
+    execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+  } catch {
+    // no chrt, or not permitted: nice 19 stays
   }
 }
 

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       storage: { driver: 'disk' },
     });
     expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.databaseThreadPriority).toBe('idle');
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -30,6 +31,9 @@ describe('loadConfig', () => {
     });
     expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', databaseUrl: 'postgres://u@db:5432/app', publicUrl: 'https://api.example.com' });
     expect(c.storage).toMatchObject({ driver: 's3', bucket: 'b', forcePathStyle: true });
+    expect(loadConfig({ DATABASE_THREAD_PRIORITY: '0' }).databaseThreadPriority).toBe(0);
+    expect(loadConfig({ DATABASE_THREAD_PRIORITY: '19' }).databaseThreadPriority).toBe(19);
+    expect(loadConfig({ DATABASE_THREAD_PRIORITY: 'idle' }).databaseThreadPriority).toBe('idle');
   });
 
   it('reads the operations settings: metrics token, direct database URL, trace export', () => {
@@ -83,6 +87,9 @@ describe('loadConfig', () => {
     [{ ALLOW_PRIVATE_ASSET_URLS: 'maybe' }, 'ALLOW_PRIVATE_ASSET_URLS'],
     [{ RATE_LIMIT_KEY_MAX: '0' }, 'RATE_LIMIT_KEY_MAX'],
     [{ RATE_LIMIT_WINDOW_MS: '1.5' }, 'RATE_LIMIT_WINDOW_MS'],
+    [{ DATABASE_THREAD_PRIORITY: '20' }, 'DATABASE_THREAD_PRIORITY'],
+    [{ DATABASE_THREAD_PRIORITY: '-1' }, 'DATABASE_THREAD_PRIORITY'],
+    [{ DATABASE_THREAD_PRIORITY: 'low' }, 'DATABASE_THREAD_PRIORITY'],
   ];
   it.each(cases)('%j is refused naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
