@@ -16,7 +16,7 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /**
    * How the embedded database's thread yields the CPU to the server's (DATABASE_THREAD_PRIORITY; Linux):
-   * `idle`, or nice levels 0-19 below the server's thread. Ignored with DATABASE_URL.
+   * `idle`, or nice levels 0-19 below the server's thread. Checked always, used only without DATABASE_URL.
    */
   databaseThreadPriority: ThreadPriority;
   adminToken: string | undefined;

@@ -11,19 +11,24 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * How the PGlite thread yields the CPU to the server's thread (Linux; elsewhere it runs as the process
- * does): `idle` is the SCHED_IDLE policy (it runs when a core has nothing else of this process or its
- * group to run), a number is that many nice levels below the opener, capped at 19 (19: about 1/70 of a
- * contended core; 0: equal).
+ * does): `idle` is the SCHED_IDLE policy (a contended core goes to the ordinary threads of its group
+ * first; it keeps a minimal share, 3 against 1,024 per ordinary thread), a number is that many nice levels
+ * below the opener, capped at 19 (19: about 1/70 of a contended core; 0: equal).
  */
 export type ThreadPriority = 'idle' | number;
+
+/** Where util-linux's `chrt` is looked for (absolute: never a `chrt` found through PATH). */
+export const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'];
 
 /**
  * SCHED_IDLE by default. Cached public reads need only the server's thread; what competes with them for
  * a core is the database thread working through queued writes (and uncached reads). Under that
  * contention the reads keep the core and the database work waits for a free one; with a core to spare
  * nothing changes. Four clients writing as fast as they can cost the anonymous gallery read (bench/
- * partner.ts, mixed, PGlite) 0.37-0.40 of its idle rate at nice +5, 0.45-0.58 at +19, 0.55-0.58 idle
- * (docs/performance.md, issue 14).
+ * partner.ts, mixed, PGlite) 0.37-0.40 of its idle rate at nice +5, 0.45-0.58 at +19, 0.55-0.63 idle.
+ * The price: while anonymous reads saturate every core, database work waits for what they leave (writes
+ * in bench/load.ts: 52-124/s against 168-192 at +10/+19, p99 80 ms to 2.7 s against 57-85 ms). Both in
+ * docs/performance.md (issue 14); docs/decisions.md says when to choose +19 instead.
  */
 export const DATABASE_THREAD_PRIORITY: ThreadPriority = 'idle';
 

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { existsSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_PARSERS } from './client.js';
 import { queryPrepared, queryText } from './pglite-prepared.js';
-import type { ThreadPriority } from './pglite-thread.js';
+import { CHRT_PATHS, type ThreadPriority } from './pglite-thread.js';
 
 /**
  * The worker side of src/db/pglite-thread.ts: owns the PGlite instance and answers one message per
@@ -31,8 +31,8 @@ type Message =
 /**
  * Lowers this thread's scheduling priority (Linux; /proc/thread-self names the thread): its own nice
  * value, 19 for `idle`, then for `idle` the SCHED_IDLE policy. Node has no call for a policy, so
- * util-linux's `chrt` sets it (a fixed program and arguments, once at start). Best effort: without
- * /proc the thread keeps the process's priority, without `chrt` it keeps nice 19.
+ * util-linux's `chrt` sets it (found at a fixed path, never through PATH; fixed arguments; once at start).
+ * Best effort: without /proc the thread keeps the process's priority, without `chrt` it keeps nice 19.
  */
 function lowerPriority(priority: ThreadPriority): void {
   let tid: number;
@@ -44,10 +44,12 @@ function lowerPriority(priority: ThreadPriority): void {
     return; // not Linux, or not permitted: nothing to do
   }
   if (priority !== 'idle') return;
+  const chrt = CHRT_PATHS.find((p) => existsSync(p));
+  if (!chrt) return;
   try {
-    execFileSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+    execFileSync(chrt, ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
   } catch {
-    // no chrt, or not permitted: nice 19 stays
+    // not permitted: nice 19 stays
   }
 }
 

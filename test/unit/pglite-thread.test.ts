@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BoundWork, boundWork } from '../../src/db/bound-work.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { mapDatabaseError } from '../../src/db/errors.js';
-import { DATABASE_THREAD_PRIORITY, type ThreadPriority } from '../../src/db/pglite-thread.js';
+import { CHRT_PATHS, DATABASE_THREAD_PRIORITY, type ThreadPriority } from '../../src/db/pglite-thread.js';
 
 // PGlite in its worker thread (src/db/pglite-thread.ts), as the server runs it: the same answers,
 // errors, transactions and savepoints as PGlite on the calling thread.
@@ -104,33 +104,36 @@ describe('PGlite in a worker thread', () => {
 describe('the PGlite thread', () => {
   /** Nice value and scheduling policy (0 SCHED_OTHER, 5 SCHED_IDLE) of one of this process's threads, from /proc. */
   const scheduling = (task: string) => {
-    const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     return { nice: Number(fields[16]), policy: Number(fields[38]) };
   };
   /** How the threads opening a database adds to this process are scheduled, and this thread. */
   async function addedThreads(options: { threadPriority?: ThreadPriority }) {
     const before = new Set(readdirSync('/proc/self/task'));
+    const own = scheduling(String(process.pid));
     const db = await openDatabase({ thread: true, ...options });
     try {
       const added = readdirSync('/proc/self/task').filter((t) => !before.has(t));
-      return { own: scheduling(String(process.pid)), added: added.map(scheduling) };
+      return { own, ownAfter: scheduling(String(process.pid)), added: added.map(scheduling) };
     } finally {
       await db.close();
     }
   }
-  const hasChrt = ['/usr/bin/chrt', '/bin/chrt'].some((p) => existsSync(p));
+  const hasChrt = CHRT_PATHS.some((p) => existsSync(p));
 
   it.runIf(existsSync('/proc/thread-self'))('runs under SCHED_IDLE by default (nice 19 where chrt is missing); the opener keeps its priority', async () => {
     expect(DATABASE_THREAD_PRIORITY).toBe('idle');
-    const { own, added } = await addedThreads({});
+    const { own, ownAfter, added } = await addedThreads({});
     expect(added).toContainEqual(hasChrt ? { nice: 19, policy: 5 } : { nice: 19, policy: 0 });
-    expect(scheduling(String(process.pid))).toEqual(own);
+    expect(ownAfter).toEqual(own);
     expect(own.policy).toBe(0);
   });
 
   it.runIf(existsSync('/proc/thread-self'))("runs as many nice levels lower as it is told, capped at 19; 0 keeps the opener's priority", async () => {
     const three = await addedThreads({ threadPriority: 3 });
     expect(three.added).toContainEqual({ nice: Math.min(19, three.own.nice + 3), policy: 0 });
+    expect(three.ownAfter).toEqual(three.own);
     const none = await addedThreads({ threadPriority: 0 });
     expect(none.added.length).toBeGreaterThan(0);
     expect(none.added.every((t) => t.nice === none.own.nice && t.policy === 0)).toBe(true);
