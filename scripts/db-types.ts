@@ -30,7 +30,6 @@ const JSON_COLUMNS: Record<string, string> = {
   'apartments.preferred_angles': "Apartment['preferredAngles']",
   'apartments.price_change_history': "Apartment['priceChangeHistory']",
   'buildings.features': 'FeatureInput[]',
-  'navigators.images': "Navigator['images']",
   'navigators.options': "Navigator['options']",
   'panoramas.metadata': "Panorama['metadata']",
   'panoramas.comments': "Panorama['comments']",

@@ -177,8 +177,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 
 /**
  * On PostgreSQL, one LISTEN connection (DATABASE_DIRECT_URL: a session, not a transaction pooler)
- * keeps this instance's caches true to other instances' writes: add-on public documents, API keys and
- * apartment documents.
+ * keeps this instance's caches true to other instances' writes: add-on public documents, API keys,
+ * apartment documents and navigator documents.
  * On PGlite this process is the only writer and both caches are trusted from the start.
  */
 function listenOnPostgres(app: FastifyInstance): void {
@@ -191,6 +191,7 @@ function listenOnPostgres(app: FastifyInstance): void {
       app.services.addons.publicCache.subscriber(),
       app.services.organizations.keyCache.subscriber(),
       app.services.apartments.documents.subscriber(),
+      app.services.navigators.documents.subscriber(),
     ]);
   });
   app.addHook('onClose', async () => {

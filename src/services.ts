@@ -7,6 +7,7 @@ import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
 import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
+import { NavigatorsService } from './modules/navigators/service.js';
 import { OrganizationsService } from './modules/organizations/service.js';
 import { PanoramasService } from './modules/panoramas/service.js';
 import { UsersService } from './modules/users/service.js';
@@ -25,6 +26,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     estates: new EstatesService(deps.db),
     buildings: new BuildingsService(deps.db),
     apartments: new ApartmentsService(deps.db),
+    navigators: new NavigatorsService(deps.db, deps.config, deps.storage),
     assets: new AssetsService(deps.db, deps.storage, deps.config, images),
     addons: createAddonServices(deps),
     webhooks: new WebhooksService(deps.db, deps.config),

@@ -240,19 +240,62 @@ export interface MapPois {
   updatedAt: Generated<string>;
 }
 
+export interface NavigatorFrames {
+  angle: number;
+  assetId: string;
+  createdAt: Generated<string>;
+  highlightLabel: string | null;
+  id: string;
+  isMarketingStop: Generated<boolean>;
+  name: string;
+  navigatorId: string;
+  organizationId: string;
+  updatedAt: Generated<string>;
+}
+
+export interface NavigatorPois {
+  createdAt: Generated<string>;
+  frameId: string;
+  id: string;
+  organizationId: string;
+  panoramaId: string | null;
+  position: number;
+  startingPanoramaId: string | null;
+  type: string;
+  x: number;
+  y: number;
+}
+
 export interface Navigators {
   createdAt: Generated<string>;
+  estateId: string;
   id: string;
-  images: Generated<Jsonb<Navigator['images']>>;
   isPreview: Generated<boolean>;
   options: Generated<Jsonb<Navigator['options']>>;
   organizationId: string;
+  parentId: string | null;
   referenceId: string;
   referenceType: string;
   seoDescription: string | null;
   seoOgImage: string | null;
   seoTitle: string | null;
   type: string;
+  updatedAt: Generated<string>;
+}
+
+export interface NavigatorShapes {
+  apartmentId: string | null;
+  buildingId: string | null;
+  createdAt: Generated<string>;
+  description: string | null;
+  frameId: string;
+  id: string;
+  maxX: number;
+  maxY: number;
+  name: string | null;
+  organizationId: string;
+  position: number;
+  shape: string;
 }
 
 export interface OrganizationMemberships {
@@ -357,7 +400,10 @@ export interface DB {
   investmentSections: InvestmentSections;
   mapConfigs: MapConfigs;
   mapPois: MapPois;
+  navigatorFrames: NavigatorFrames;
+  navigatorPois: NavigatorPois;
   navigators: Navigators;
+  navigatorShapes: NavigatorShapes;
   organizationMemberships: OrganizationMemberships;
   organizations: Organizations;
   panoramas: Panoramas;

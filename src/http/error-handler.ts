@@ -41,7 +41,10 @@ function toAppError(err: FastifyError, request: FastifyRequest): AppError | { st
     if (part === 'params') return paramNotFound(err, request);
     if (part === 'body') {
       const rootTypeError = err.validation.find((v) => v.instancePath === '' && v.keyword === 'type');
-      if (rootTypeError) return new AppError('badRequest', 'The request body must be a JSON object');
+      if (rootTypeError) {
+        const wanted = (rootTypeError.params as { type?: unknown } | undefined)?.type === 'array' ? 'array' : 'object';
+        return new AppError('badRequest', `The request body must be a JSON ${wanted}`);
+      }
       return new AppError('unprocessable', formatValidationErrors(err.validation as never, part));
     }
     // A query parameter or header not of its type: the request cannot be read (400).

@@ -6,6 +6,9 @@ export interface AssetRowOptions {
   mimeType?: string;
   sizeBytes?: number;
   name?: string;
+  /** An image's size as its variant job would have read it (navigator frames need one). */
+  width?: number;
+  height?: number;
 }
 
 /**
@@ -16,8 +19,8 @@ export async function insertAssetRow(db: Database, organizationId: string, optio
   const id = newId();
   const storageKey = `${organizationId}/${id}`;
   await db.query(
-    `INSERT INTO assets (id, organization_id, name, storage_key, mime_type, size_bytes, sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO assets (id, organization_id, name, storage_key, mime_type, size_bytes, sha256, width, height)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       id,
       organizationId,
@@ -26,6 +29,8 @@ export async function insertAssetRow(db: Database, organizationId: string, optio
       options.mimeType ?? 'image/jpeg',
       options.sizeBytes ?? 1024,
       createHash('sha256').update(randomBytes(8)).digest('hex'),
+      options.width ?? null,
+      options.height ?? null,
     ],
   );
   return { id, storageKey };

@@ -61,6 +61,7 @@ describe('tenancy and auth over every route', () => {
         'GET /api/v1/building/:id',
         'GET /api/v1/estate',
         'GET /api/v1/estate/:id',
+        'GET /api/v1/navigator',
         'GET /api/v1/navigator/:id',
       ].sort(),
     );

@@ -26,7 +26,16 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/estate/{id}': 'getEstate',
   'PATCH /api/v1/estate/{id}': 'updateEstate',
   'GET /api/v1/estates/by-slug/{slug}': 'getEstateBySlug',
+  'GET /api/v1/navigator': 'listNavigators',
+  'POST /api/v1/navigator': 'createNavigator',
   'GET /api/v1/navigator/{id}': 'getNavigator',
+  'PATCH /api/v1/navigator/{id}': 'updateNavigator',
+  'DELETE /api/v1/navigator/{id}': 'deleteNavigator',
+  'POST /api/v1/navigator/{id}/images': 'createNavigatorImage',
+  'PATCH /api/v1/navigator/{id}/images/{imageId}': 'updateNavigatorImage',
+  'DELETE /api/v1/navigator/{id}/images/{imageId}': 'deleteNavigatorImage',
+  'PUT /api/v1/navigator/{id}/images/{imageId}/shapes': 'setNavigatorImageShapes',
+  'PUT /api/v1/navigator/{id}/images/{imageId}/pois': 'setNavigatorImagePois',
 
   'POST /api/v1/building': 'createBuilding',
   'GET /api/v1/building': 'listBuildings',
@@ -109,7 +118,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
 /** Declared tags, in the order the docs page shows them. */
 export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
-  { name: 'Estates', description: 'Estates (projects), quick setup and the navigator' },
+  { name: 'Estates', description: 'Estates (projects) and quick setup' },
+  { name: 'Navigators', description: 'The published viewer: frames of the project at angles, shapes that point at apartments, the theme' },
   { name: 'Buildings', description: 'Buildings of an estate' },
   { name: 'Apartments', description: 'Apartments: one by one, in bulk, upserted by externalId, and their change feed' },
   { name: 'Assets', description: 'Uploaded or downloaded files and the URLs that serve them' },

@@ -86,6 +86,8 @@ export const HEADERS: Record<string, unknown> = {
 const ESTATE_ID = '0190c6a4-8f2e-7d4b-9a31-2f6f1c1e9b10';
 const BUILDING_ID = '0190c6a4-9a11-7e25-8c3d-6b2a9f0d4e21';
 const ASSET_ID = '0190c6a5-1b7c-7a02-9e44-0c5d8e3f2a17';
+const NAVIGATOR_ID = '0190c6a4-8f30-7b11-8e02-4a5c3d2e1f00';
+const APARTMENT_ID = '0190c6a4-9b20-7c33-9d44-5e6f7a8b9c0d';
 
 const EXAMPLES: Record<string, unknown> = {
   createOrganization: { name: 'Acme Developments' },
@@ -113,6 +115,22 @@ const EXAMPLES: Record<string, unknown> = {
   createDownloadsItem: { assetId: ASSET_ID, label: 'Brochure (PDF)' },
   createInvestmentSection: { title: 'Permits', description: '<p>Building permit and its amendments</p>' },
   createInvestmentFile: { assetId: ASSET_ID, label: 'Building permit' },
+  createNavigator: { estateId: ESTATE_ID, parentId: NAVIGATOR_ID, referenceType: 'building', referenceId: BUILDING_ID, name: 'Building B' },
+  updateNavigator: {
+    seoTitle: 'Park Residence in 3D',
+    options: {
+      startingAngle: 90,
+      hideColumns: ['price'],
+      customTheme: { fontFamily: 'sans-serif', '--apartment-active-fill': 'rgba(34, 197, 94, 0.45)', '--apartment-sold-fill': '#ef4444' },
+    },
+  },
+  createNavigatorImage: { assetId: ASSET_ID, angle: 90, name: 'East', isMarketingStop: true, highlightLabel: 'Morning sun' },
+  updateNavigatorImage: { angle: 120, highlightLabel: null },
+  setNavigatorImageShapes: [
+    { name: 'A-101', referenceType: 'apartment', referenceId: APARTMENT_ID, shape: 'M 812 410 L 948 410 L 948 502 L 812 502 Z' },
+    { referenceType: 'building', referenceId: BUILDING_ID, shape: 'M 600 120 L 1320 120 L 1320 980 L 600 980 Z' },
+  ],
+  setNavigatorImagePois: [{ x: 960, y: 300, data: { type: 'panorama', panoramaId: '0190c6a7-0000-7000-8000-000000000001' } }],
 };
 
 /** The request-body example of an operation, if it has one. */

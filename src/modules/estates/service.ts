@@ -6,7 +6,9 @@ import { isUuid, iso, newId } from '../../ids.js';
 import { type BuildingRow, buildingsRepository } from '../buildings/repository.js';
 import type { Building } from '../buildings/schemas.js';
 import { toBuilding } from '../buildings/service.js';
-import { type Navigator, navigatorsRepository, toNavigator } from '../navigators/repository.js';
+import { toNavigator } from '../navigators/document.js';
+import { defaultNavigatorOptions, navigatorsRepository } from '../navigators/repository.js';
+import type { Navigator } from '../navigators/schemas.js';
 import { type OrganizationRow, organizationsRepository } from '../organizations/repository.js';
 import { changesOf, emitEvent } from '../webhooks/events.js';
 import { type EstatePatch, type EstateRow, estatesRepository as repo } from './repository.js';
@@ -118,16 +120,21 @@ export class EstatesService {
           estateId: estateRow.id,
           name: buildingName?.trim() || 'Building 1',
         });
-        const navigatorRow = await navigatorsRepository.insertDefault(tx, {
+        const navigatorRow = await navigatorsRepository.insert(tx, {
           id: navigatorId,
           organizationId,
           estateId: estateRow.id,
-          name: estateRow.name,
+          parentId: null,
+          referenceId: estateRow.id,
+          referenceType: 'estate',
+          type: 'image',
+          seoTitle: estateRow.name,
+          options: defaultNavigatorOptions(estateRow.name),
         });
         return {
           estate: await this.toEstate(tx, estateRow, [buildingRow]),
           building: toBuilding(buildingRow),
-          navigator: toNavigator(navigatorRow),
+          navigator: toNavigator(navigatorRow, []),
         };
       }),
     );

@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'building.updated',
   'asset.deleted',
   'addon.updated',
+  'navigator.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -35,7 +36,7 @@ export type Changes = Record<string, { before: unknown; after: unknown }>;
 
 export interface NewEvent {
   type: EventType;
-  /** The resource as the API returns it (addon.updated: `{estateId, addon}`). */
+  /** The resource as the API returns it (addon.updated: `{estateId, addon}`; navigator.updated: `{estateId, navigatorId}`). */
   data: unknown;
   changes?: Changes | undefined;
 }
