@@ -236,6 +236,30 @@ export interface paths {
         patch: operations["updateEstate"];
         trace?: never;
     };
+    "/api/v1/navigator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an estate’s navigators: its first one, with the nested ones inside it
+         * @description List an estate’s navigators: its first one, with the nested ones inside it. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         */
+        get: operations["listNavigators"];
+        put?: never;
+        /**
+         * Add a navigator: nested in another for one of the estate’s buildings, or the estate’s first
+         * @description Add a navigator: nested in another for one of the estate’s buildings, or the estate’s first. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
+         */
+        post: operations["createNavigator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/navigator/{id}": {
         parameters: {
             query?: never;
@@ -244,11 +268,103 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a navigator
-         * @description Read a navigator. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         * Read a navigator: frames by angle with their shapes and POIs, and its nested navigators
+         * @description Read a navigator: frames by angle with their shapes and POIs, and its nested navigators. Needs an organization API key with the `read` scope; another organization's resources answer 404.
          */
         get: operations["getNavigator"];
         put?: never;
+        post?: never;
+        /**
+         * Delete a nested navigator with its frames and nested navigators (the estate’s first cannot be deleted: 409)
+         * @description Delete a nested navigator with its frames and nested navigators (the estate’s first cannot be deleted: 409). Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        delete: operations["deleteNavigator"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a navigator’s SEO fields, isPreview or options (merged key by key; theme values must be CSS colours)
+         * @description Change a navigator’s SEO fields, isPreview or options (merged key by key; theme values must be CSS colours). Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        patch: operations["updateNavigator"];
+        trace?: never;
+    };
+    "/api/v1/navigator/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a frame: an image asset at an angle (one frame per angle)
+         * @description Add a frame: an image asset at an angle (one frame per angle). Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
+         */
+        post: operations["createNavigatorImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/navigator/{id}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a frame with its shapes and POIs
+         * @description Delete a frame with its shapes and POIs. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        delete: operations["deleteNavigatorImage"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a frame: its asset, angle, name, marketing stop or highlight label
+         * @description Change a frame: its asset, angle, name, marketing stop or highlight label. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        patch: operations["updateNavigatorImage"];
+        trace?: never;
+    };
+    "/api/v1/navigator/{id}/images/{imageId}/shapes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a frame’s shapes: SVG path data in overlay coordinates, each pointing at an apartment or building of the estate
+         * @description Replace a frame’s shapes: SVG path data in overlay coordinates, each pointing at an apartment or building of the estate. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        put: operations["setNavigatorImageShapes"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/navigator/{id}/images/{imageId}/pois": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a frame’s points of interest: inside the overlay, panoramas of the organization
+         * @description Replace a frame’s points of interest: inside the overlay, panoramas of the organization. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        put: operations["setNavigatorImagePois"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1506,38 +1622,25 @@ export interface components {
         /** Navigator */
         Navigator: {
             id: string;
+            estateId: string;
+            parentId: string | null;
             referenceId: string;
-            /** @description estate */
-            referenceType: string;
+            /**
+             * @description estate for the estate’s first navigator, building for a nested one
+             * @enum {string}
+             */
+            referenceType: "estate" | "building";
             /** @description image */
             type: string;
             seoTitle: string | null;
             seoDescription: string | null;
             seoOgImage: string | null;
-            images: ({
-                id: string;
-                angle: number;
-                name: string;
-                imageUrl: string;
-                isMarketingStop: boolean;
-                highlightLabel: string | null;
-                shapes: {
-                    [key: string]: unknown;
-                }[];
-                pois: {
-                    [key: string]: unknown;
-                }[];
-                /** Format: date-time */
-                createdAt: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            /** @description Frames, by angle */
+            images: components["schemas"]["NavigatorImage"][];
             /** Format: date-time */
             createdAt: string;
-            /** @description Viewer options (sizes, panels, theme) */
-            options: {
-                [key: string]: unknown;
-            };
+            options: components["schemas"]["NavigatorOptions"];
+            /** @description Navigators nested in this one (same shape), oldest first */
             nested: components["schemas"]["Navigator"][];
             isPreview: boolean;
         };
@@ -1947,7 +2050,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "*")[];
+            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
             description: string | null;
             enabled: boolean;
             /** Format: date-time */
@@ -1960,7 +2063,7 @@ export interface components {
             /** @description The webhook-id header: the same on every attempt of the event */
             eventId: string;
             /** @enum {string} */
-            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated";
+            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated";
             /** @description 1 for the first attempt */
             attempt: number;
             status: "pending" | "succeeded" | "failed";
@@ -1992,19 +2095,6 @@ export interface components {
             slug: string;
             name: string;
         };
-        /** InquiryReceipt */
-        InquiryReceipt: {
-            id: string;
-            /** @enum {string} */
-            status: "NEW" | "IN_PROGRESS" | "WON" | "LOST" | "SPAM";
-            /** Format: date-time */
-            createdAt: string;
-        };
-        /** InquiryList */
-        InquiryList: {
-            count: number;
-            items: components["schemas"]["Inquiry"][];
-        };
         /** AddonAsset */
         AddonAsset: {
             id: string;
@@ -2026,6 +2116,63 @@ export interface components {
                 sizeBytes: number | null;
             }[];
             placeholder: string | null;
+        };
+        /** NavigatorShape */
+        NavigatorShape: {
+            id: string;
+            name: string | null;
+            description: string | null;
+            /** @enum {string} */
+            referenceType: "apartment" | "building";
+            /** @description The apartment or building the shape outlines */
+            referenceId: string;
+            /** @description SVG path data in overlay coordinates, normalised: absolute commands, numbers rounded to 3 decimals */
+            shape: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** NavigatorPoi */
+        NavigatorPoi: {
+            id: string;
+            x: number;
+            y: number;
+            data: {
+                type: string;
+                panoramaId: string | null;
+                startingPanoramaId: string | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** NavigatorImage */
+        NavigatorImage: {
+            id: string;
+            angle: number;
+            name: string;
+            /** @description The asset’s src */
+            imageUrl: string;
+            isMarketingStop: boolean;
+            highlightLabel: string | null;
+            assetId: string;
+            asset: components["schemas"]["AddonAsset"];
+            /** @description In the order they were sent */
+            shapes: components["schemas"]["NavigatorShape"][];
+            pois: components["schemas"]["NavigatorPoi"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** InquiryReceipt */
+        InquiryReceipt: {
+            id: string;
+            /** @enum {string} */
+            status: "NEW" | "IN_PROGRESS" | "WON" | "LOST" | "SPAM";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** InquiryList */
+        InquiryList: {
+            count: number;
+            items: components["schemas"]["Inquiry"][];
         };
         /** InvestmentFile */
         InvestmentFile: {
@@ -2139,6 +2286,92 @@ export interface components {
             createdAt: string;
             expiresAt: string | null;
             revokedAt: string | null;
+        };
+        /** NavigatorTheme */
+        NavigatorTheme: {
+            /**
+             * @description A CSS generic font family
+             * @enum {string}
+             */
+            fontFamily?: "serif" | "sans-serif" | "monospace" | "cursive" | "fantasy" | "system-ui" | "ui-serif" | "ui-sans-serif" | "ui-monospace" | "ui-rounded" | "math" | "emoji" | "fangsong";
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--background"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--foreground"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--primary"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--primary-foreground"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--secondary"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--secondary-foreground"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--muted"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--muted-foreground"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--destructive"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--destructive-foreground"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--border"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--input"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--ring"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-active-stroke"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-active-fill"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-booked-stroke"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-booked-fill"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-sold-stroke"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-sold-fill"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-hidden-fill"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--apartment-hidden-stroke"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--promoted"?: string;
+            /** @description A CSS colour, as the service wrote it: #rrggbb, or rgba() when not opaque */
+            "--promoted-foreground"?: string;
+        };
+        /**
+         * NavigatorOptions
+         * @description Viewer options (sizes, panels, theme)
+         */
+        NavigatorOptions: {
+            /** @description Width of the source renders, pixels */
+            sourceWidth: number;
+            /** @description Height of the source renders, pixels */
+            sourceHeight: number;
+            /** @description Width of the coordinate space of shapes and POIs */
+            overlayWidth: number;
+            /** @description Height of the coordinate space of shapes and POIs */
+            overlayHeight: number;
+            /** @description Angle shown first, degrees */
+            startingAngle: number;
+            minimalSidebarWidthPercent: number;
+            /** @description Index (by angle) of the frame that faces north */
+            northFrameIndex: number;
+            /** @description Apartment list filters the viewer hides */
+            hideFilters: string[];
+            /** @description Apartment list columns the viewer hides */
+            hideColumns: string[];
+            navigatorName: string;
+            canFreelyRotate: boolean;
+            disableHidingSidebar: boolean;
+            noApartmentsViewer: boolean;
+            mirroredRotationCameraMovement: boolean;
+            isLoopable: boolean;
+            favouritesEnabled: boolean;
+            compassEnabled: boolean;
+            customTheme: components["schemas"]["NavigatorTheme"];
         };
     };
     responses: {
@@ -3089,6 +3322,112 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listNavigators: {
+        parameters: {
+            query: {
+                /** @description The estate */
+                estateId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Navigator"][];
+                };
+            };
+            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNavigator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "estateId": "0190c6a4-8f2e-7d4b-9a31-2f6f1c1e9b10",
+                 *       "parentId": "0190c6a4-8f30-7b11-8e02-4a5c3d2e1f00",
+                 *       "referenceType": "building",
+                 *       "referenceId": "0190c6a4-9a11-7e25-8c3d-6b2a9f0d4e21",
+                 *       "name": "Building B"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The estate */
+                    estateId: string;
+                    /** @description The navigator to nest this one in; omitted: the estate’s first navigator (409 when it has one) */
+                    parentId?: string;
+                    /**
+                     * @description With parentId: building
+                     * @enum {string}
+                     */
+                    referenceType?: "building";
+                    /** @description With parentId: a building of the estate */
+                    referenceId?: string;
+                    /** @description Becomes seoTitle and options.navigatorName */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the Navigator */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Navigator"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getNavigator: {
         parameters: {
             query?: never;
@@ -3104,6 +3443,7 @@ export interface operations {
             /** @description OK: the Navigator */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3124,6 +3464,433 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNavigator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNavigator: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of a previous GET or PATCH; the change is made only if one is current (412 otherwise). `*` matches any. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seoTitle": "Park Residence in 3D",
+                 *       "options": {
+                 *         "startingAngle": 90,
+                 *         "hideColumns": [
+                 *           "price"
+                 *         ],
+                 *         "customTheme": {
+                 *           "fontFamily": "sans-serif",
+                 *           "--apartment-active-fill": "rgba(34, 197, 94, 0.45)",
+                 *           "--apartment-sold-fill": "#ef4444"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    seoTitle?: string | null;
+                    seoDescription?: string | null;
+                    seoOgImage?: string | null;
+                    isPreview?: boolean;
+                    options?: {
+                        /** @description Width of the source renders, pixels */
+                        sourceWidth?: number;
+                        /** @description Height of the source renders, pixels */
+                        sourceHeight?: number;
+                        /** @description Width of the coordinate space of shapes and POIs */
+                        overlayWidth?: number;
+                        /** @description Height of the coordinate space of shapes and POIs */
+                        overlayHeight?: number;
+                        /** @description Angle shown first, degrees */
+                        startingAngle?: number;
+                        minimalSidebarWidthPercent?: number;
+                        /** @description Index (by angle) of the frame that faces north */
+                        northFrameIndex?: number;
+                        /** @description Apartment list filters the viewer hides */
+                        hideFilters?: string[];
+                        /** @description Apartment list columns the viewer hides */
+                        hideColumns?: string[];
+                        navigatorName?: string;
+                        canFreelyRotate?: boolean;
+                        disableHidingSidebar?: boolean;
+                        noApartmentsViewer?: boolean;
+                        mirroredRotationCameraMovement?: boolean;
+                        isLoopable?: boolean;
+                        favouritesEnabled?: boolean;
+                        compassEnabled?: boolean;
+                        customTheme?: {
+                            fontFamily?: ("serif" | "sans-serif" | "monospace" | "cursive" | "fantasy" | "system-ui" | "ui-serif" | "ui-sans-serif" | "ui-monospace" | "ui-rounded" | "math" | "emoji" | "fangsong") | null;
+                            "--background"?: string | null;
+                            "--foreground"?: string | null;
+                            "--primary"?: string | null;
+                            "--primary-foreground"?: string | null;
+                            "--secondary"?: string | null;
+                            "--secondary-foreground"?: string | null;
+                            "--muted"?: string | null;
+                            "--muted-foreground"?: string | null;
+                            "--destructive"?: string | null;
+                            "--destructive-foreground"?: string | null;
+                            "--border"?: string | null;
+                            "--input"?: string | null;
+                            "--ring"?: string | null;
+                            "--apartment-active-stroke"?: string | null;
+                            "--apartment-active-fill"?: string | null;
+                            "--apartment-booked-stroke"?: string | null;
+                            "--apartment-booked-fill"?: string | null;
+                            "--apartment-sold-stroke"?: string | null;
+                            "--apartment-sold-fill"?: string | null;
+                            "--apartment-hidden-fill"?: string | null;
+                            "--apartment-hidden-stroke"?: string | null;
+                            "--promoted"?: string | null;
+                            "--promoted-foreground"?: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK: the Navigator */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Navigator"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNavigatorImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Resource id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "assetId": "0190c6a5-1b7c-7a02-9e44-0c5d8e3f2a17",
+                 *       "angle": 90,
+                 *       "name": "East",
+                 *       "isMarketingStop": true,
+                 *       "highlightLabel": "Morning sun"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An image asset of the organization with known width and height */
+                    assetId: string;
+                    /** @description Degrees, 0 <= angle < 360; one frame per angle */
+                    angle: number;
+                    /** @description Defaults to the angle, e.g. "90°" */
+                    name?: string;
+                    isMarketingStop?: boolean;
+                    highlightLabel?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigatorImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNavigatorImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNavigatorImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "angle": 120,
+                 *       "highlightLabel": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An image asset of the organization with known width and height */
+                    assetId?: string;
+                    /** @description Degrees, 0 <= angle < 360; one frame per angle */
+                    angle?: number;
+                    name?: string;
+                    isMarketingStop?: boolean;
+                    highlightLabel?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigatorImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setNavigatorImageShapes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The frame's shapes, replacing the ones it has (at most 2000) */
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "name": "A-101",
+                 *         "referenceType": "apartment",
+                 *         "referenceId": "0190c6a4-9b20-7c33-9d44-5e6f7a8b9c0d",
+                 *         "shape": "M 812 410 L 948 410 L 948 502 L 812 502 Z"
+                 *       },
+                 *       {
+                 *         "referenceType": "building",
+                 *         "referenceId": "0190c6a4-9a11-7e25-8c3d-6b2a9f0d4e21",
+                 *         "shape": "M 600 120 L 1320 120 L 1320 980 L 600 980 Z"
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    referenceType: "apartment" | "building";
+                    /** @description An apartment or building of the navigator’s estate */
+                    referenceId: string;
+                    /** @description SVG path data, every point inside overlayWidth × overlayHeight */
+                    shape: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigatorImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setNavigatorImagePois: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The frame's points of interest, replacing the ones it has (at most 500) */
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "x": 960,
+                 *         "y": 300,
+                 *         "data": {
+                 *           "type": "panorama",
+                 *           "panoramaId": "0190c6a7-0000-7000-8000-000000000001"
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "application/json": {
+                    /** @description Overlay coordinates */
+                    x: number;
+                    y: number;
+                    data: {
+                        type: string;
+                        panoramaId?: string | null;
+                        startingPanoramaId?: string | null;
+                    };
+                }[];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigatorImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -6418,7 +7185,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description Event types to receive, or ["*"] */
-                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "*")[];
+                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
@@ -6439,7 +7206,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "*")[];
+                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
                         description: string | null;
                         enabled: boolean;
                         /** Format: date-time */
@@ -6543,7 +7310,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description Event types to receive, or ["*"] */
-                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "*")[];
+                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint and clears disabledReason */
                     enabled?: boolean;
