@@ -14,7 +14,7 @@ interface Asset {
   variants: Array<{ width: number; height: number; mimeType: string; src: string; sizeBytes: number | null }>;
 }
 
-const EMPTY_USAGE = { apartments: [], gallery: [], investment: [], downloads: [], mapLogo: [] };
+const EMPTY_USAGE = { apartments: [], gallery: [], investment: [], downloads: [], mapLogo: [], navigatorFrames: [] };
 
 // Background jobs off: the test decides when an image's variants are made.
 describe('asset usage, unused assets and images in public add-on reads', () => {
@@ -82,6 +82,7 @@ describe('asset usage, unused assets and images in public add-on reads', () => {
       investment: [file.id],
       downloads: [],
       mapLogo: [],
+      navigatorFrames: [],
     });
     expect(await usage(plan.id, readOnly)).toEqual({ ...EMPTY_USAGE, apartments: [apartments[0]!.id], mapLogo: [estate] });
     expect(await usage(doc.id)).toEqual({ ...EMPTY_USAGE, downloads: [download.id] });

@@ -188,7 +188,7 @@ describe.each(['disk', 's3'] as const)('assets on %s storage', (driverName) => {
     expect(own.json()).toEqual({
       ...asset,
       placeholder: own.json().placeholder,
-      usedBy: { apartments: [], gallery: [], investment: [], downloads: [], mapLogo: [] },
+      usedBy: { apartments: [], gallery: [], investment: [], downloads: [], mapLogo: [], navigatorFrames: [] },
     });
     const foreign = await t.request({ method: 'GET', url: `/api/v1/asset/${asset.id}`, key: b.key });
     expect(foreign.statusCode).toBe(404);

@@ -21,7 +21,7 @@ export interface ImageOutcome {
 /** An apartment `ap` whose assetsIds name the asset `a` (ids are stored lowercase; the GIN index answers it). */
 const apartmentNames = sql<boolean>`ap.assets_ids @> jsonb_build_array(a.id::text)`;
 
-/** Whether anything uses the asset aliased `a`: an apartment, a gallery item, an investment file, a downloads item, a map logo. */
+/** Whether anything uses the asset aliased `a`: an apartment, a gallery item, an investment file, a downloads item, a map logo, a navigator frame. */
 function isUsed(eb: ExpressionBuilder<DB & { a: Assets }, 'a'>) {
   const sameOrg = 'a.organizationId' as const;
   return eb.or([
@@ -30,6 +30,7 @@ function isUsed(eb: ExpressionBuilder<DB & { a: Assets }, 'a'>) {
     eb.exists(eb.selectFrom('investmentFiles as f').select('f.id').whereRef('f.organizationId', '=', sameOrg).whereRef('f.assetId', '=', 'a.id')),
     eb.exists(eb.selectFrom('downloadsItems as d').select('d.id').whereRef('d.organizationId', '=', sameOrg).whereRef('d.assetId', '=', 'a.id')),
     eb.exists(eb.selectFrom('mapConfigs as m').select('m.estateId').whereRef('m.organizationId', '=', sameOrg).whereRef('m.logoAssetId', '=', 'a.id')),
+    eb.exists(eb.selectFrom('navigatorFrames as nf').select('nf.id').whereRef('nf.organizationId', '=', sameOrg).whereRef('nf.assetId', '=', 'a.id')),
   ]);
 }
 
@@ -68,7 +69,7 @@ export const assetsRepository = {
   async usage(db: Queryable, organizationId: string, id: string): Promise<UsedBy> {
     const ids = <T>(rows: Array<{ id: T }>) => rows.map((r) => r.id);
     const k = q(db);
-    const [apartments, gallery, investment, downloads, mapLogo] = await Promise.all([
+    const [apartments, gallery, investment, downloads, mapLogo, navigatorFrames] = await Promise.all([
       k
         .selectFrom('apartments')
         .select('id')
@@ -86,8 +87,16 @@ export const assetsRepository = {
         .where('logoAssetId', '=', id)
         .orderBy('estateId')
         .execute(),
+      k.selectFrom('navigatorFrames').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
     ]);
-    return { apartments: ids(apartments), gallery: ids(gallery), investment: ids(investment), downloads: ids(downloads), mapLogo: ids(mapLogo) };
+    return {
+      apartments: ids(apartments),
+      gallery: ids(gallery),
+      investment: ids(investment),
+      downloads: ids(downloads),
+      mapLogo: ids(mapLogo),
+      navigatorFrames: ids(navigatorFrames),
+    };
   },
 
   /** Of the given ids, those that are assets of the organization. */

@@ -79,6 +79,7 @@ export const AssetWithUsageSchema = Type.Object(
       investment: usedByList('investment files'),
       downloads: usedByList('downloads items'),
       mapLogo: usedByList('estates whose map logo it is'),
+      navigatorFrames: usedByList('navigator frames (images) showing it'),
     }),
   },
   { $id: 'AssetWithUsage', title: 'AssetWithUsage' },
@@ -89,7 +90,10 @@ export type UsedBy = AssetWithUsage['usedBy'];
 export const ListAssetsQuery = Type.Object(
   {
     unused: Type.Optional(
-      Type.Boolean({ description: 'true: only assets nothing uses (apartments, gallery, investment, downloads, map logo); false: only assets something uses' }),
+      Type.Boolean({
+        description:
+          'true: only assets nothing uses (apartments, gallery, investment, downloads, map logo, navigator frames); false: only assets something uses',
+      }),
     ),
     mimeType: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Prefix of the MIME type, e.g. `image/` or `application/pdf`' })),
     ...PageQuery,

@@ -7,6 +7,7 @@ import { unstorableText } from '../../http/validation.js';
 import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { detachAssetFromAddons } from '../addons/asset-references.js';
+import { detachAssetFromNavigators } from '../navigators/write.js';
 import { emitEvent } from '../webhooks/events.js';
 import { openRemoteFile } from './fetch-remote.js';
 import type { ImageProcessor } from './images/processor.js';
@@ -167,13 +168,15 @@ export class AssetsService {
     return { ...this.toAsset(row), usedBy: await repo.usage(this.db, organizationId, row.id) };
   }
 
-  /** The row (and add-on children naming it) go in one transaction; the file only after it commits. */
+  /** The row (and the add-on children and navigator frames naming it) go in one transaction; the file only after it commits. */
   async delete(organizationId: string, id: string): Promise<void> {
     if (!isUuid(id)) throw notFound('Asset', id);
     const row = await this.db.transaction(async (tx) => {
       // Add-on children first: that takes the estate locks before the asset row's, the order every
       // add-on write uses, so a concurrent attach cannot deadlock with this delete.
       await detachAssetFromAddons(tx, organizationId, id);
+      // Then the navigators' locks, as every navigator write takes its navigator first.
+      await detachAssetFromNavigators(tx, organizationId, id);
       const deleted = await repo.delete(tx, organizationId, id);
       if (!deleted) throw notFound('Asset', id);
       await emitEvent(tx, organizationId, 'asset.deleted', this.toAsset(deleted));

@@ -1,8 +1,9 @@
 import type { Database, Queryable } from '../../db/client.js';
 import { registerUniqueMessage } from '../../db/errors.js';
+import { q } from '../../db/query.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
-import { emitEvent } from '../webhooks/events.js';
+import { emitEvent, emitEvents } from '../webhooks/events.js';
 import { type NavigatorRow, navigatorsRepository as repo } from './repository.js';
 
 registerUniqueMessage('navigator_frames_angle_uq', 'The navigator already has a frame at this angle');
@@ -30,4 +31,29 @@ export function navigatorWrite<T>(
     await emitEvent(tx, organizationId, 'navigator.updated', navigatorEventData(navigator.estateId, navigator.id));
     return result;
   });
+}
+
+/**
+ * Called by asset deletion inside its transaction, before the asset row goes: removes every frame that
+ * shows the asset (with its shapes and POIs), so a page never shows a broken frame. The navigators are
+ * locked first, in id order, as every navigator write locks its navigator first.
+ */
+export async function detachAssetFromNavigators(tx: Queryable, organizationId: string, assetId: string): Promise<void> {
+  const navigators = await q(tx)
+    .selectFrom('navigators')
+    .select(['id', 'estateId'])
+    .where('organizationId', '=', organizationId)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('navigatorFrames').select('navigatorId').where('organizationId', '=', organizationId).where('assetId', '=', assetId),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (navigators.length === 0) return;
+  await q(tx).deleteFrom('navigatorFrames').where('organizationId', '=', organizationId).where('assetId', '=', assetId).execute();
+  await emitEvents(
+    tx,
+    organizationId,
+    navigators.map((n) => ({ type: 'navigator.updated', data: navigatorEventData(n.estateId, n.id) })),
+  );
 }
