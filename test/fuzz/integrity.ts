@@ -11,7 +11,18 @@ export const INTEGRITY_QUERIES: Record<string, string> = {
     SELECT a.id FROM apartments a JOIN buildings b ON b.id = a.building_id
     WHERE a.organization_id <> b.organization_id OR a.estate_id <> b.estate_id`,
   'navigator of another organization than its estate': `
-    SELECT n.id FROM navigators n JOIN estates e ON e.id = n.reference_id WHERE n.organization_id <> e.organization_id`,
+    SELECT n.id FROM navigators n JOIN estates e ON e.id = n.estate_id WHERE n.organization_id <> e.organization_id`,
+  'nested navigator under a navigator of another estate, or for a building of another estate': `
+    SELECT n.id FROM navigators n JOIN navigators p ON p.id = n.parent_id LEFT JOIN buildings b ON b.id = n.reference_id
+    WHERE p.estate_id <> n.estate_id OR b.id IS NULL OR b.estate_id <> n.estate_id`,
+  'navigator frame showing an asset of another organization, or a missing one': `
+    SELECT f.id FROM navigator_frames f LEFT JOIN assets a ON a.id = f.asset_id WHERE a.id IS NULL OR a.organization_id <> f.organization_id`,
+  'navigator shape pointing outside its navigator’s estate': `
+    SELECT s.id FROM navigator_shapes s JOIN navigator_frames f ON f.id = s.frame_id JOIN navigators n ON n.id = f.navigator_id
+    LEFT JOIN apartments ap ON ap.id = s.apartment_id LEFT JOIN buildings b ON b.id = s.building_id
+    WHERE s.organization_id <> n.organization_id OR coalesce(ap.estate_id, b.estate_id) IS DISTINCT FROM n.estate_id`,
+  'navigator shape that is not normalised path data': `
+    SELECT s.id FROM navigator_shapes s WHERE s.shape !~ '^M[MLHVCSQTAZ0-9 .e+-]*$'`,
   'estate pointing at a missing navigator': `
     SELECT e.id FROM estates e WHERE e.navigator_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM navigators n WHERE n.id = e.navigator_id)`,
   ...Object.fromEntries(

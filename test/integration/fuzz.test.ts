@@ -65,6 +65,13 @@ describe('fuzzing every route of the OpenAPI document', () => {
     ids.investmentSectionId = (
       await t.request({ method: 'POST', url: `${base}/investment/sections`, key: a.key, body: { title: 'Fuzz', description: '<p>x</p>' } })
     ).json().id;
+    // A navigator with a frame: the navigator routes' `{imageId}` aims at it, `{id}` some of the time.
+    const setup = (await t.request({ method: 'POST', url: '/api/v1/estate/setup', key: a.key, body: { name: 'Fuzz navigator' } })).json();
+    acknowledged.estates++;
+    acknowledged.buildings++;
+    ids.navigatorId = setup.navigator.id;
+    const frame = await t.request({ method: 'POST', url: `/api/v1/navigator/${ids.navigatorId}/images`, key: a.key, body: { assetId: ids.assetId, angle: 0 } });
+    ids.imageId = frame.json().id;
     for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fuzz world: ${name} was not created`);
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
       paths: Record<

@@ -207,6 +207,8 @@ describe('navigator shapes, POIs and theme', () => {
       '#12345',
       'expression(1)',
       'red !important',
+      'rgb(1e 0)',
+      'hsl(1e999 0% 0%)',
     ]) {
       const res = await t.request({ method: 'PATCH', url, key: a.key, body: { options: { customTheme: { '--border': value } } } });
       expectError(res, 422, /options\.customTheme\.--border must be a CSS colour/);

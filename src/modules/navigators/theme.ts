@@ -14,9 +14,16 @@ const SPELLING = /^(#[0-9a-f]+|rgba?\(.*\)|hsla?\(.*\)|[a-z]+)$/i;
 export function normaliseColour(value: string): string | undefined {
   const text = value.trim();
   if (!SPELLING.test(text)) return undefined;
-  const colour = parse(text);
+  let colour: ReturnType<typeof parse>;
+  try {
+    colour = parse(text);
+  } catch {
+    // culori 4.0 throws on some malformed modern syntax (`rgb(1e 0)`; found by the fuzz suite).
+    return undefined;
+  }
   if (!colour || (colour.mode !== 'rgb' && colour.mode !== 'hsl')) return undefined;
+  const channels = colour.mode === 'rgb' ? [colour.r, colour.g, colour.b] : [colour.h === undefined ? 0 : colour.h, colour.s, colour.l];
   const alpha = colour.alpha ?? 1;
-  if (!Number.isFinite(alpha)) return undefined;
+  if (![...channels, alpha].every(Number.isFinite)) return undefined;
   return alpha >= 1 ? formatHex(colour) : formatRgb(colour);
 }
