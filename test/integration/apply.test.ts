@@ -2,75 +2,13 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runApply } from '../../src/cli/apply/run.js';
 import { ADMIN_TOKEN, type TestApp, createTestApp } from '../helpers/app.js';
+import { type Run, apply, projectDir, writes } from '../helpers/apply-run.js';
 import { TEST_DATABASE } from '../helpers/database.js';
 import { servePng } from '../helpers/keyed-creates.js';
 import { ROOT, type ServerProcesses, serverProcesses } from '../helpers/processes.js';
 
-const EXAMPLE = path.join(ROOT, 'examples');
-
-/** A copy of examples/ (the project file and its files) to edit. */
-async function projectDir(slug = 'harbour-view'): Promise<{ dir: string; file: string; edit(change: (text: string) => string): Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pps-apply-'));
-  await cp(EXAMPLE, dir, { recursive: true });
-  const file = path.join(dir, 'project.yaml');
-  // Slugs are unique across organizations: each test's estate has its own.
-  await writeFile(file, (await readFile(file, 'utf8')).replace('slug: harbour-view', `slug: ${slug}`));
-  return {
-    dir,
-    file,
-    async edit(change) {
-      const before = await readFile(file, 'utf8');
-      const after = change(before);
-      if (after === before) throw new Error('the edit changed nothing');
-      await writeFile(file, after);
-    },
-  };
-}
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-  /** Every request the apply sent, "METHOD /path". */
-  requests: string[];
-}
-
-async function apply(
-  file: string,
-  url: string,
-  key: string,
-  flags: { dryRun?: boolean; pruneAddons?: boolean; beforeRequest?: (request: Request) => Promise<void> } = {},
-): Promise<Run> {
-  let out = '';
-  let err = '';
-  const requests: string[] = [];
-  const code = await runApply(
-    {
-      file,
-      url,
-      key,
-      dryRun: flags.dryRun ?? false,
-      pruneAddons: flags.pruneAddons ?? false,
-      retries: 1,
-      fetch: async (request) => {
-        requests.push(`${request.method} ${new URL(request.url).pathname}`);
-        await flags.beforeRequest?.(request);
-        return fetch(request);
-      },
-    },
-    (s) => {
-      out += s;
-    },
-    (s) => {
-      err += s;
-    },
-  );
-  return { code, out, err, requests };
-}
-
-const writes = (run: Run) => run.requests.filter((r) => !r.startsWith('GET '));
+/* The project copy and the apply runner: test/helpers/apply-run.ts. */
 
 describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
   let t: TestApp;
@@ -114,8 +52,8 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     expect(first.out).toContain('+ create building "Building A"');
     expect(first.out).toContain('+ create apartment HV-A-101 in building "Building A"');
     expect(first.out).toContain('+ upload asset facade (files/facade.png');
-    expect(first.out).toMatch(/Plan: 26 to create, 4 to update, 0 to remove\./);
-    expect(first.out).toContain('Applied: 26 created, 4 updated, 0 removed.');
+    expect(first.out).toMatch(/Plan: 33 to create, 8 to update, 0 to remove\./);
+    expect(first.out).toContain('Applied: 33 created, 8 updated, 0 removed.');
 
     // The service holds what the file says.
     const estates = await get<Array<{ id: string; slug: string; name: string; buildings: Array<{ id: string; name: string; features: unknown[] }> }>>(
@@ -168,7 +106,7 @@ describe(`estate-publisher apply, on ${TEST_DATABASE}`, () => {
     expect(second.out).toContain('No changes. The service matches the file.');
     expect(writes(second)).toEqual([]);
     const assets = await get<unknown[]>(org.key, '/api/v1/asset');
-    expect(assets).toHaveLength(6); // nothing uploaded twice
+    expect(assets).toHaveLength(9); // nothing uploaded twice
   });
 
   it('a changed price, order and a new gallery item: the plan names exactly those, the result matches, and a third run is quiet', async () => {
@@ -512,7 +450,7 @@ describe(`estate-publisher apply while the server dies, on ${TEST_DATABASE}`, ()
     const estates = await read<Array<{ id: string; buildings: unknown[] }>>('/api/v1/estate');
     expect(estates).toHaveLength(1);
     expect(estates[0]?.buildings).toHaveLength(2);
-    expect(await read<unknown[]>('/api/v1/asset')).toHaveLength(6);
+    expect(await read<unknown[]>('/api/v1/asset')).toHaveLength(9);
     const gallery = await read<{ sections: Array<{ items: unknown[] }> }>(`/api/v1/estates/${estates[0]?.id}/gallery`);
     expect(gallery.sections.map((s) => s.items.length)).toEqual([2, 1]);
   }, 240_000);

@@ -6,6 +6,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Value, type ValueError, ValueErrorType } from '@sinclair/typebox/value';
 import { LineCounter, type Node, isNode, parseDocument } from 'yaml';
+import { normalisePath } from '../../modules/navigators/path.js';
+import { normaliseColour } from '../../modules/navigators/theme.js';
+import type { ManifestNavigator, ManifestNested } from './manifest-navigator.js';
 import { Manifest } from './manifest.js';
 
 /** The file is not a valid project: nothing was sent. */
@@ -216,6 +219,7 @@ async function checkReferences(manifest: Manifest, baseDir: string, problem: (se
     if (addons.map.logo !== undefined) known(['addons', 'map', 'logo'], addons.map.logo);
     unique(addons.map.pois, (p) => p.label, ['addons', 'map', 'pois'], 'point label');
   }
+  if (manifest.navigator) checkNavigator(manifest.navigator, known, unique, problem);
   if (addons.downloads) {
     const groups = addons.downloads.groups ?? [];
     unique(groups, (g) => g.title, ['addons', 'downloads', 'groups'], 'group title');
@@ -225,4 +229,35 @@ async function checkReferences(manifest: Manifest, baseDir: string, problem: (se
       unique(group.items, (it) => it.asset, at, 'asset');
     });
   }
+}
+
+/**
+ * A navigator's frames name declared files, one per angle; nested navigators one per building; theme
+ * values are colours and shapes path data (the service's own parsers), so a bad value stops the run
+ * before anything is sent. Whether a point lies inside the overlay is the service's to say.
+ */
+function checkNavigator(
+  navigator: ManifestNavigator,
+  known: (segments: Segment[], name: string) => void,
+  unique: <T>(list: readonly T[] | undefined, key: (item: T) => string, segments: Segment[], what: string) => void,
+  problem: (segments: Segment[], message: string) => void,
+): void {
+  const one = (n: ManifestNavigator | ManifestNested, at: Segment[]) => {
+    for (const [key, value] of Object.entries(n.options?.customTheme ?? {}) as Array<[string, string | null]>) {
+      if (key !== 'fontFamily' && value !== null && normaliseColour(value) === undefined) {
+        problem([...at, 'options', 'customTheme', key], `"${value}" is not a CSS colour (#hex, rgb(), rgba(), hsl(), hsla() or a named colour)`);
+      }
+    }
+    unique(n.frames, (f) => String(f.angle), [...at, 'frames'], 'angle');
+    (n.frames ?? []).forEach((frame, f) => {
+      known([...at, 'frames', f, 'asset'], frame.asset);
+      (frame.shapes ?? []).forEach((shape, i) => {
+        const parsed = normalisePath(shape.path, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+        if (!parsed.ok && !parsed.problem.startsWith('has a point')) problem([...at, 'frames', f, 'shapes', i, 'path'], parsed.problem);
+      });
+    });
+  };
+  one(navigator, ['navigator']);
+  unique(navigator.nested, (n) => n.building.toLowerCase(), ['navigator', 'nested'], 'building');
+  (navigator.nested ?? []).forEach((nested, i) => one(nested, ['navigator', 'nested', i]));
 }

@@ -1,6 +1,6 @@
 /**
  * The project file of `estate-publisher apply`: one estate, its buildings and apartments, the files
- * they use and the four add-ons. Every field reuses the definition of the API body that sets it, so
+ * they use, its navigator and the four add-ons. Every field reuses the definition of the API body that sets it, so
  * the file accepts what the API accepts; the JSON Schema editors complete it with is generated from
  * these definitions (`estate-publisher schema`, examples/project.schema.json).
  */
@@ -12,6 +12,7 @@ import { CreatePoiBody, PutMapBody } from '../../modules/addons/map/schemas.js';
 import { APARTMENT_WRITABLE, CreateApartmentBody, ExternalId } from '../../modules/apartments/schemas.js';
 import { BUILDING_WRITABLE, CreateBuildingBody } from '../../modules/buildings/schemas.js';
 import { CreateEstateBody, ESTATE_WRITABLE } from '../../modules/estates/schemas.js';
+import { ManifestNavigator } from './manifest-navigator.js';
 
 /** The name of an entry of `assets`, by which apartments and add-ons use the file. */
 const ASSET_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
@@ -200,6 +201,7 @@ export const Manifest = Type.Object(
       }),
     ),
     buildings: Type.Optional(Type.Array(ManifestBuilding, { maxItems: 1000, description: 'Matched by name within the estate' })),
+    navigator: Type.Optional(ManifestNavigator),
     addons: Type.Optional(
       Type.Object(
         {

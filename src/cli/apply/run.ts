@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { PublisherError, createPublisherClient } from '../../../clients/typescript/src/index.js';
 import { ManifestError, loadManifest } from './load.js';
-import { type Change, type Plan, countChanges, planApply } from './plan.js';
+import { type Change, type Plan, countChanges, planApply } from './plan/index.js';
 import { measureAssets, readState } from './state.js';
 
 export interface ApplyOptions {

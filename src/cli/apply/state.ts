@@ -15,6 +15,7 @@ export type InvestmentDocument = Schemas['InvestmentDocument'];
 export type GalleryDocument = Schemas['GalleryDocument'];
 export type MapDocument = Schemas['MapDocument'];
 export type DownloadsDocument = Schemas['DownloadsDocument'];
+export type Navigator = Schemas['Navigator'];
 
 /** A declared file, measured: where it comes from and its SHA-256. */
 export interface LocalAsset {
@@ -35,10 +36,14 @@ export interface CurrentState {
   assetsByHash: Map<string, Asset>;
   /** The organization's apartments by externalId. */
   apartments: Map<string, Apartment>;
+  /** The estate's apartments (with or without externalId): navigator shapes may name one by its name. */
+  estateApartments: Apartment[];
   investment: InvestmentDocument | undefined;
   gallery: GalleryDocument | undefined;
   map: MapDocument | undefined;
   downloads: DownloadsDocument | undefined;
+  /** The estate's navigators (its first, with the nested ones inside), when the file declares a navigator. */
+  navigators: Navigator[] | undefined;
 }
 
 /** The files may not exceed what the service takes by URL. */
@@ -111,13 +116,16 @@ export async function readState(client: PublisherClient, manifest: Manifest): Pr
   }
 
   const apartments = new Map<string, Apartment>();
-  if ((manifest.buildings ?? []).some((b) => (b.apartments ?? []).length > 0)) {
+  const estateApartments: Apartment[] = [];
+  const shapes = [manifest.navigator, ...(manifest.navigator?.nested ?? [])].some((n) => (n?.frames ?? []).some((f) => (f.shapes ?? []).length > 0));
+  if (shapes || (manifest.buildings ?? []).some((b) => (b.apartments ?? []).length > 0)) {
     const list = await all(
       client,
       (offset, limit) => must(api.GET('/api/v1/apartment', { params: { query: { offset, limit, sort: 'createdAt' } } })).then((page) => page.items),
       10_000,
     );
     for (const apartment of list) if (apartment.externalId !== null) apartments.set(apartment.externalId, apartment);
+    estateApartments.push(...list.filter((a) => a.estateId === estate?.id));
   }
 
   const addons = manifest.addons ?? {};
@@ -128,9 +136,11 @@ export async function readState(client: PublisherClient, manifest: Manifest): Pr
     estate,
     assetsByHash,
     apartments,
+    estateApartments,
     investment: await read(addons.investment, (p) => must(api.GET('/api/v1/estates/{estateId}/investment', { params: { path: p } }))),
     gallery: await read(addons.gallery, (p) => must(api.GET('/api/v1/estates/{estateId}/gallery', { params: { path: p } }))),
     map: await read(addons.map, (p) => must(api.GET('/api/v1/estates/{estateId}/map', { params: { path: p } }))),
     downloads: await read(addons.downloads, (p) => must(api.GET('/api/v1/estates/{estateId}/downloads', { params: { path: p } }))),
+    navigators: await read(manifest.navigator, (p) => must(api.GET('/api/v1/navigator', { params: { query: { estateId: p.estateId } } }))),
   };
 }

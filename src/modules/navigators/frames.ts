@@ -27,12 +27,15 @@ async function requireFrameAsset(db: Queryable, organizationId: string, assetId:
   const asset = isUuid(assetId)
     ? await q(db)
         .selectFrom('assets')
-        .select(['id', 'mimeType', 'width', 'height'])
+        .select(['id', 'mimeType', 'width', 'height', 'imageState'])
         .where('organizationId', '=', organizationId)
         .where('id', '=', assetId)
         .executeTakeFirst()
     : undefined;
   if (!asset) throw notFound('Asset', assetId);
+  if (asset.imageState === 'pending' && asset.width === null) {
+    throw conflict(`assetId: the size of image ${asset.id} is still being read (it was just uploaded); retry in a moment`);
+  }
   if (!asset.mimeType.toLowerCase().startsWith('image/') || asset.width === null || asset.height === null) {
     failWith([`assetId must be an image asset with known width and height (asset ${asset.id} is ${asset.mimeType})`]);
   }

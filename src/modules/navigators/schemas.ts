@@ -111,12 +111,14 @@ const optionProperties = {
 /** `options` of a PATCH: only the spec's names, each of its type; merged key by key. */
 export const OptionsInput = Type.Object(
   {
-    ...Object.fromEntries(Object.entries(optionProperties).map(([k, s]) => [k, Type.Optional(s)])),
+    ...(Object.fromEntries(Object.entries(optionProperties).map(([k, s]) => [k, Type.Optional(s)])) as unknown as {
+      [K in keyof typeof optionProperties]: TOptional<(typeof optionProperties)[K]>;
+    }),
     customTheme: Type.Optional(ThemeInput),
   },
   { additionalProperties: false },
 );
-export type OptionsInput = Static<typeof OptionsInput> & { customTheme?: Record<string, string | null> };
+export type OptionsInput = Static<typeof OptionsInput>;
 
 const ThemeSchema = Type.Object(
   {
