@@ -1859,6 +1859,8 @@ export interface components {
                 downloads: string[];
                 /** @description Ids of the estates whose map logo it is */
                 mapLogo: string[];
+                /** @description Ids of the navigator frames (images) showing it */
+                navigatorFrames: string[];
             };
         };
         /** User */
@@ -5272,7 +5274,7 @@ export interface operations {
     listAssets: {
         parameters: {
             query?: {
-                /** @description true: only assets nothing uses (apartments, gallery, investment, downloads, map logo); false: only assets something uses */
+                /** @description true: only assets nothing uses (apartments, gallery, investment, downloads, map logo, navigator frames); false: only assets something uses */
                 unused?: boolean;
                 /** @description Prefix of the MIME type, e.g. `image/` or `application/pdf` */
                 mimeType?: string;
