@@ -2,8 +2,9 @@
  * Navigators (issue 26) on the real server:
  * - PUT of 2,000 shapes on one frame (parse, normalise, reference check, one DELETE and one INSERT), timed one
  *   request at a time, next to a PUT of 1 shape;
- * - GET of a navigator of 36 frames x 100 shapes against GET of one apartment by id, alternating autocannon runs
- *   in the same process, medians of the paired ratios (the issue asks for at least 0.5).
+ * - GET of a navigator of 36 frames x 100 shapes against GET of one apartment by id: one request at a time,
+ *   alternating (median latencies), then alternating autocannon runs in the same process, medians of the paired
+ *   ratios (the issue asks for the navigator within 2x of the apartment).
  *
  *   npm run bench:navigator                                   # PGlite, then PostgreSQL (fresh database)
  *   npm run bench:navigator -- --engines pglite --runs 5 --duration 5 --connections 10
@@ -23,11 +24,13 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     puts: { type: 'string', default: '10' },
+    sequential: { type: 'string', default: '200' },
     'cpu-prof': { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
 const PUTS = Number(args.puts);
+const SEQUENTIAL = Number(args.sequential);
 const load = { connections: Number(args.connections), duration: Number(args.duration) };
 const FRAMES = 36;
 const SHAPES = 100;
@@ -116,6 +119,25 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     console.log(`\n${engine}: PUT shapes, one request at a time, median of ${PUTS}`);
     console.log(`  2,000 shapes (${Math.round(JSON.stringify(many).length / 1024)} KB)  ${median(manyMs).toFixed(1)} ms`);
     console.log(`  1 shape                 ${median(oneMs).toFixed(1)} ms`);
+
+    // One request at a time, alternating, so the two reads share the machine's state equally (a loaded host).
+    const latency: Record<string, number[]> = { apartment: [], navigator: [] };
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      for (const [name, p] of [
+        ['apartment', `/api/v1/apartment/${s.apartment}`],
+        ['navigator', navUrl],
+      ] as const) {
+        const started = performance.now();
+        const res = await fetch(app.base + p, { headers: { authorization: `Bearer ${s.key}` } });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${p} -> ${res.status}`);
+        latency[name]!.push(performance.now() - started);
+      }
+    }
+    const [ap, nv] = [median(latency.apartment!), median(latency.navigator!)];
+    console.log(
+      `${engine}: GET one at a time, median of ${SEQUENTIAL}: apartment ${ap.toFixed(2)} ms, navigator ${nv.toFixed(2)} ms (${(nv / ap).toFixed(2)}x)`,
+    );
 
     const paths = { 'apartment by id': `/api/v1/apartment/${s.apartment}`, [`navigator ${FRAMES} x ${SHAPES}`]: navUrl };
     for (const p of Object.values(paths)) await cannon(app.base + p, { ...load, duration: 2, key: s.key });
