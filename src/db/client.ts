@@ -413,7 +413,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return new PgliteDatabase(
     Object.assign(pglite, {
       queryPrepared: <T>(name: string, sql: string, params: unknown[]) => queryPrepared<T>(pglite, name, sql, params),
-      queryText: (sql: string, params: unknown[]) => queryText(pglite, sql, params),
+      queryText: (sql: string, params: unknown[], options?: TextQueryOptions) => queryText(pglite, sql, params, options),
     }),
   );
 }
