@@ -20,14 +20,14 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts a Node entry on a free loopback port and waits until GET /health answers. */
-export async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+export async function spawnServer(args: string[], env: Record<string, string>, waitS = 30): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < waitS * 10; i++) {
     try {
       if ((await fetch(`${base}/health`)).ok) return { child, base };
     } catch {

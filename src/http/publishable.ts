@@ -81,6 +81,10 @@ export class PublishableCache {
 }
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /** Set by sendPublic: the answer was built masked and is kept by its route, with this ETag. */
+    publicEtag: string | null;
+  }
   interface FastifyRequest {
     /** Set on a publishable read: where its answer is cached, and the write generation it was built under. */
     publishableCache?: { key: string; generation: number; hit: boolean };
@@ -120,6 +124,16 @@ export function publicView(value: unknown): void {
   }
 }
 
+/**
+ * Sends to a publishable key an answer its route built masked and keeps itself (the apartment lists):
+ * the same headers and 304 as any publishable answer, without parsing it again or keeping a second copy.
+ */
+export function sendPublic(request: FastifyRequest, reply: FastifyReply, body: CompressibleBody, etag: string): FastifyReply {
+  reply.publicEtag = etag;
+  if (sendHeaders(request, reply, etag)) return reply.code(304).send();
+  return sendCompressible(reply, body);
+}
+
 function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   reply.header('etag', etag);
   reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`);
@@ -137,6 +151,7 @@ function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string)
  * is still 400.
  */
 export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
+  app.decorateReply('publicEtag', null);
   const cache = new PublishableCache(db);
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isPublishable(request.auth)) return;
@@ -150,7 +165,7 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
   };
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.statusCode !== 200) return payload;
+    if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.publicEtag !== null || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const doc: unknown = JSON.parse(payload.toString());
     publicView(doc);

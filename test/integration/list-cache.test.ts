@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeQueries } from '../../src/db/client.js';
+import { publicView } from '../../src/http/publishable.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createApartment, createBuilding, createEstate } from '../helpers/factories.js';
 import { multipart } from './assets-fixtures.js';
@@ -198,6 +199,26 @@ describe('apartment lists: kept, compressed, tagged', () => {
       headers: { 'if-none-match': String(first.headers.etag) },
     });
     expect(notModified.statusCode).toBe(304);
+  });
+
+  it('a publishable key’s list, masked by the statement, is what publicView makes of the read key’s list', async () => {
+    const pub = (await t.issueKey(org.id, ['publishable'])).key;
+    const { items } = (await list({ limit: '3' })).json();
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/apartment/${items[1].id}`,
+      key: org.key,
+      body: { showPrice: false, externalId: 'ERP-MASK', source: 'erp', lastSynchronizedAt: '2026-01-02T03:04:05.000Z' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect((await t.request({ method: 'PATCH', url: `/api/v1/apartment/${items[1].id}`, key: org.key, body: { priceCents: 5555 } })).statusCode).toBe(200);
+    const full = (await list({ limit: '3' })).json();
+    expect(full.items[1].priceChangeHistory.length).toBeGreaterThan(0);
+    publicView(full);
+    const masked = await t.request({ method: 'GET', url: '/api/v1/apartment', key: pub, query: { buildingId, limit: '3' } });
+    expect(masked.json()).toEqual(full);
+    expect(masked.json().items[1]).toMatchObject({ priceCents: null, externalId: null, source: null, lastSynchronizedAt: null, priceChangeHistory: [] });
+    expect(masked.headers['cache-control']).toBe('public, max-age=30');
   });
 
   it('no key is 401, a bad query is 400: neither is kept nor compressed', async () => {

@@ -55,8 +55,8 @@ export class ApartmentLists {
 
   /**
    * The list answer `{count, items}` (see apartmentsRepository.listJson) with the page it is for.
-   * `publishable`: the caller is a publishable key, which never sees external ids or hidden prices; its
-   * answers are masked and kept by src/http/publishable.ts, not here.
+   * `publishable`: the caller is a publishable key, which never sees external ids or hidden prices: the
+   * statement masks its documents (as publicView would) and its lists are kept apart.
    */
   async list(organizationId: string, query: Static<typeof ListApartmentsQuery>, publishable = false): Promise<ListedApartments> {
     if (publishable && query.externalId !== undefined) {
@@ -77,9 +77,8 @@ export class ApartmentLists {
       const { total, body } = await repo.listJson(this.db, organizationId, this.filter(query, publishable));
       return { total, offset, limit, body: new CompressibleBody(body), etag: bytesEtag(body) };
     };
-    if (publishable) return load();
     // Ids in filters are compared lower-case by the database: one entry whatever their case.
-    const key = `${organizationId} ${canonical({ ...query, buildingId: query.buildingId?.toLowerCase(), estateId: query.estateId?.toLowerCase() })}`;
+    const key = `${organizationId} ${publishable ? 'public' : 'key'} ${canonical({ ...query, buildingId: query.buildingId?.toLowerCase(), estateId: query.estateId?.toLowerCase() })}`;
     return (await this.cache.read(key, load))!;
   }
 

@@ -52,6 +52,18 @@ const recordsOf = (rows: object[], columns: string[]) =>
 /** A list's apartment documents, built in SQL (the list answer is JSON text): each building's once (`bj`). */
 const buildingJson = rowJson(BuildingInline, 'b');
 const listedApartmentJson = rowJson(ApartmentSchema, 'a', { building: sql.ref('bj.doc') });
+/**
+ * The same document as a publishable key sees it, masked by the statement as publicView (src/http/publishable.ts)
+ * masks an answer: no price history, integration fields or hidden price. A test compares the two.
+ */
+const publicApartmentJson = rowJson(ApartmentSchema, 'a', {
+  building: sql.ref('bj.doc'),
+  priceChangeHistory: sql`'[]'::json`,
+  externalId: sql`NULL::text`,
+  source: sql`NULL::text`,
+  lastSynchronizedAt: sql`NULL::text`,
+  priceCents: sql`CASE WHEN a.show_price THEN a.price_cents END`,
+});
 /** A new apartment's document as its `apartment.created` event carries it (the answer's shape). */
 const createdApartmentJson = rowJson(ApartmentSchema, 'a', { building: buildingJson });
 
@@ -160,7 +172,10 @@ export interface ApartmentFilter {
   floor?: number;
   externalId?: string;
   q?: string;
-  /** A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by. */
+  /**
+   * A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by, and
+   * the documents are masked as publicView masks them.
+   */
   publicPrices?: boolean;
   sort: ApartmentSort;
   offset: number;
@@ -341,7 +356,7 @@ export const apartmentsRepository = {
     const sortKey = filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS;
     const key = sortKey === 'priceCents' ? listedPrice(filter) : SORT_KEYS[sortKey];
     const rows = page
-      .select(listedApartmentJson.as('doc'))
+      .select((filter.publicPrices ? publicApartmentJson : listedApartmentJson).as('doc'))
       .orderBy(orderOf(filter.sort, key, sql`a.id`))
       .offset(filter.offset)
       .limit(filter.limit);

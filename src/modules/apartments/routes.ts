@@ -4,7 +4,8 @@ import { requireAuth } from '../../http/auth.js';
 import { COMPRESSION_HEADERS, sendCompressible } from '../../http/compression.js';
 import { ETAG_HEADER, IfMatchHeaders, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
 import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
-import { ChangesQuery, IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
+import { sendPublic } from '../../http/publishable.js';
+import { ChangesQuery, IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
 import { isPublishable } from '../organizations/service.js';
 import {
   APARTMENT_IGNORED,
@@ -142,8 +143,8 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const publishable = isPublishable(request.auth);
       const listed = await service.lists.list(requireAuth(request).organizationId, request.query, publishable);
       setPageHeaders(request, reply, listed);
-      // A publishable key's answer is masked, tagged and kept by src/http/publishable.ts.
-      if (publishable) return sendJson(reply, listed.body.identity);
+      // Built masked by the statement; public cache headers and 304 as every publishable answer.
+      if (publishable) return sendPublic(request, reply, listed.body, listed.etag);
       reply.header('etag', listed.etag);
       if (ifNoneMatchHits(request.headers['if-none-match'], listed.etag)) return reply.code(304).send(null);
       return sendCompressible(reply, listed.body);
