@@ -112,8 +112,14 @@ const encodedRow = (rows: Array<Record<string, unknown>>) => {
 /** Thrown inside PGlite's transaction callback to end it with ROLLBACK. */
 const ROLLBACK = Symbol('rollback');
 
-/** Statements that never write: a document read around them stays current. Anything else counts as a write. */
-const READ_ONLY = /^\s*select\b/i;
+/**
+ * Marks a write to tables no cache reads (the webhook worker's idle claim, every 2 s): it does not move
+ * the write generation, which would otherwise drop every kept document and list every 2 seconds.
+ */
+export const CACHE_NEUTRAL = '/* cache-neutral */';
+
+/** Statements that never write, or write nothing a cache reads: a document read around them stays current. Anything else counts as a write. */
+const READ_ONLY = /^\s*(?:select\b|\/\* cache-neutral \*\/)/i;
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;

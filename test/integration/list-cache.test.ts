@@ -109,6 +109,12 @@ describe('apartment lists: kept, compressed, tagged', () => {
     expect(concurrent).toBe(t.db.kind === 'pglite' ? 1 : 10);
   });
 
+  it('the webhook worker’s idle claims (every 2 s) do not drop kept lists', async () => {
+    await list({ limit: '6' });
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await listStatements(() => list({ limit: '6' }))).toBe(t.db.kind === 'pglite' ? 0 : 1);
+  });
+
   it('keeps lists apart by organization and query', async () => {
     const mine = (await list({ limit: '3' })).json();
     expect(mine.items).toHaveLength(3);
