@@ -62,11 +62,18 @@ describe('apartment lists across instances (PostgreSQL)', () => {
   it('a kept list costs no statement; fifty concurrent misses cost one', async () => {
     const b = apps[1]!;
     expect(b.services.apartments.lists.cache.isTrusted).toBe(true);
-    await list(b);
-    const idle = statementsOn(dbs[1]!);
-    await list(b);
-    idle.stop();
-    expect(idle.seen).toEqual([]);
+    // A kept list lives LIST_TTL_MS from the start of its load: on a loaded host one load and answer can take
+    // that long, so a few tries, each reading right after the load before it.
+    let seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await list(b);
+      const idle = statementsOn(dbs[1]!);
+      await list(b);
+      idle.stop();
+      seen = idle.seen;
+      if (seen.length === 0) break;
+    }
+    expect(seen).toEqual([]);
 
     expect((await inject(b, 'PATCH', `/api/v1/building/${buildingId}`, { description: 'x' })).statusCode).toBe(200);
     const busy = statementsOn(dbs[1]!);
