@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { listenForChanges } from './db/change-listener.js';
 import type { Database } from './db/client.js';
 import { installAuth } from './http/auth.js';
+import { installCompression } from './http/compression.js';
 import { clientErrorHandler, installErrorHandlers } from './http/error-handler.js';
 import { installIdempotency } from './http/idempotency.js';
 import { redactingLoggerOptions } from './http/logging.js';
@@ -136,6 +137,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     faults: config.testFaults,
     onOutcome: metrics && ((outcome) => metrics.idempotency.inc({ outcome })),
   });
+  // After the publishable and idempotency hooks: they mask and store the identity answer.
+  installCompression(app);
   if (metrics && config.metricsToken) {
     metrics.watch(deps.db, () => app.services.addons.publicCache.stats);
     installMetrics(app, metrics, config.metricsToken);
@@ -178,7 +181,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 /**
  * On PostgreSQL, one LISTEN connection (DATABASE_DIRECT_URL: a session, not a transaction pooler)
  * keeps this instance's caches true to other instances' writes: add-on public documents, API keys,
- * apartment documents and navigator documents.
+ * apartment documents, apartment lists and navigator documents.
  * On PGlite this process is the only writer and both caches are trusted from the start.
  */
 function listenOnPostgres(app: FastifyInstance): void {
@@ -191,6 +194,7 @@ function listenOnPostgres(app: FastifyInstance): void {
       app.services.addons.publicCache.subscriber(),
       app.services.organizations.keyCache.subscriber(),
       app.services.apartments.documents.subscriber(),
+      app.services.apartments.lists.cache.subscriber(),
       app.services.navigators.documents.subscriber(),
     ]);
   });

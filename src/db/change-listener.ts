@@ -29,7 +29,9 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   const probeChannel = subscribers[0]!.channel;
-  const byChannel = new Map(subscribers.map((s) => [s.channel, s]));
+  // Several caches may follow one channel (apartment documents and apartment lists).
+  const byChannel = new Map<string, ChangeSubscriber[]>();
+  for (const s of subscribers) byChannel.set(s.channel, [...(byChannel.get(s.channel) ?? []), s]);
   const trust = (trusted: boolean) => {
     for (const s of subscribers) s.setTrusted(trusted);
   };
@@ -63,7 +65,7 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
       if (!msg.payload) return;
       if (msg.payload.startsWith(PROBE_PREFIX)) {
         if (msg.payload === probe) probeArrived();
-      } else byChannel.get(msg.channel)?.notify(msg.payload);
+      } else for (const s of byChannel.get(msg.channel) ?? []) s.notify(msg.payload);
     });
     try {
       await c.connect();

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type HeldTransaction, boundWork } from './bound-work.js';
-import { queryPrepared, queryText } from './pglite-prepared.js';
+import { type TextQueryOptions, queryPrepared, queryText } from './pglite-prepared.js';
+
+export type { TextQueryOptions };
 import { DATABASE_THREAD_PRIORITY, PgliteThread, type ThreadPriority } from './pglite-thread.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
@@ -24,15 +26,16 @@ export interface Database extends Queryable {
    * The first row (undefined if none) of a read-only statement whose columns are text, each column as
    * its UTF-8 bytes (null for NULL): for an answer the database writes and the server sends as it is (a
    * list's JSON). On PGlite the text is never decoded into a string (nor copied between threads); pg
-   * decodes every value, so on PostgreSQL it is encoded again. In a request's bound work it runs there.
+   * decodes every value, so on PostgreSQL it is encoded again. In a request's bound work it runs there
+   * (and `options` are not applied).
    */
-  queryText(sql: string, params?: readonly unknown[]): Promise<Array<Buffer | null> | undefined>;
+  queryText(sql: string, params?: readonly unknown[], options?: TextQueryOptions): Promise<Array<Buffer | null> | undefined>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /**
    * A number that changes with every statement this process sends that may write (anything but a
-   * `SELECT`) and with every transaction's end. On PGlite this process is the only writer (DATA_DIR
+   * `SELECT`), again when that statement ends, and with every transaction's end. On PGlite this process is the only writer (DATA_DIR
    * lock), so a document read while it stayed the same is still current; on PostgreSQL other instances
    * write too and src/db/read-cache.ts adds their notifications.
    */
@@ -91,7 +94,7 @@ interface PgliteLike {
   /** A named prepared statement, outside transactions (src/db/pglite-prepared.ts). */
   queryPrepared<T>(name: string, sql: string, params: unknown[]): Promise<{ rows: T[] }>;
   /** The first row's columns as UTF-8 bytes, outside transactions (src/db/pglite-prepared.ts). */
-  queryText(sql: string, params: unknown[]): Promise<Array<Uint8Array | null> | undefined>;
+  queryText(sql: string, params: unknown[], options?: TextQueryOptions): Promise<Array<Uint8Array | null> | undefined>;
   transaction<T>(fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
   exec(sql: string): Promise<unknown>;
   close(): Promise<void>;
@@ -109,8 +112,14 @@ const encodedRow = (rows: Array<Record<string, unknown>>) => {
 /** Thrown inside PGlite's transaction callback to end it with ROLLBACK. */
 const ROLLBACK = Symbol('rollback');
 
-/** Statements that never write: a document read around them stays current. Anything else counts as a write. */
-const READ_ONLY = /^\s*select\b/i;
+/**
+ * Marks a write to tables no cache reads (the webhook worker's idle claim, every 2 s): it does not move
+ * the write generation, which would otherwise drop every kept document and list every 2 seconds.
+ */
+export const CACHE_NEUTRAL = '/* cache-neutral */';
+
+/** Statements that never write, or write nothing a cache reads: a document read around them stays current. Anything else counts as a write. */
+const READ_ONLY = /^\s*(?:select\b|\/\* cache-neutral \*\/)/i;
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
@@ -123,8 +132,13 @@ class PgliteDatabase implements Database {
   }
 
   private statement<R>(sql: string, run: () => Promise<R>): Promise<R> {
-    if (!READ_ONLY.test(sql)) this.writes++;
-    return timed(this.observer, sql, run);
+    if (READ_ONLY.test(sql)) return timed(this.observer, sql, run);
+    this.writes++;
+    // Again when it ends: a read that began while it ran may have seen the state before it, and must
+    // not be kept under the generation after it (a statement outside a transaction commits as it ends).
+    return timed(this.observer, sql, run).finally(() => {
+      this.writes++;
+    });
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -138,9 +152,9 @@ class PgliteDatabase implements Database {
     return result.rows;
   }
 
-  async queryText(sql: string, params: readonly unknown[] = []): Promise<Array<Buffer | null> | undefined> {
+  async queryText(sql: string, params: readonly unknown[] = [], options?: TextQueryOptions): Promise<Array<Buffer | null> | undefined> {
     if (boundWork.getStore()) return encodedRow(await this.query(sql, params));
-    const row = await this.statement(sql, () => this.db.queryText(sql, params as unknown[]));
+    const row = await this.statement(sql, () => this.db.queryText(sql, params as unknown[], options));
     return row?.map((column) => column && Buffer.from(column.buffer, column.byteOffset, column.byteLength));
   }
 
@@ -231,8 +245,13 @@ class PostgresDatabase implements Database {
   }
 
   private statement<R>(sql: string, run: () => Promise<R>): Promise<R> {
-    if (!READ_ONLY.test(sql)) this.writes++;
-    return timed(this.observer, sql, run);
+    if (READ_ONLY.test(sql)) return timed(this.observer, sql, run);
+    this.writes++;
+    // Again when it ends: a read that began while it ran may have seen the state before it, and must
+    // not be kept under the generation after it (a statement outside a transaction commits as it ends).
+    return timed(this.observer, sql, run).finally(() => {
+      this.writes++;
+    });
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -254,10 +273,34 @@ class PostgresDatabase implements Database {
     return result.rows as T[];
   }
 
-  async queryText(sql: string, params: readonly unknown[] = []): Promise<Array<Buffer | null> | undefined> {
+  async queryText(sql: string, params: readonly unknown[] = [], options?: TextQueryOptions): Promise<Array<Buffer | null> | undefined> {
     if (boundWork.getStore()) return encodedRow(await this.query(sql, params));
-    const result = await this.statement(sql, () => this.pool.query<unknown[]>({ text: sql, values: params as unknown[], rowMode: 'array', types: AS_TEXT }));
+    const statement = { text: sql, values: params as unknown[], rowMode: 'array' as const, types: AS_TEXT };
+    const result = options?.preferIndexes
+      ? await this.withoutSeqScans((client) => this.statement(sql, () => client.query<unknown[]>(statement)))
+      : await this.statement(sql, () => this.pool.query<unknown[]>(statement));
     return result.rows[0]?.map((column) => (column === null ? null : Buffer.from(column as string)));
+  }
+
+  /**
+   * Runs `fn` in a read-only transaction planned with sequential scans off (TextQueryOptions): BEGIN
+   * and SET LOCAL go in one round trip; SET LOCAL also holds behind a transaction-pooling PgBouncer.
+   * A read-only transaction writes nothing, so it does not move the write generation.
+   */
+  private async withoutSeqScans<R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN READ ONLY; SET LOCAL enable_seqscan = off');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (err) {
+      // The session may be gone or mid-transaction: it is destroyed, never pooled again.
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(err as Error);
+      throw err;
+    }
   }
 
   async begin(): Promise<HeldTransaction> {
@@ -376,7 +419,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return new PgliteDatabase(
     Object.assign(pglite, {
       queryPrepared: <T>(name: string, sql: string, params: unknown[]) => queryPrepared<T>(pglite, name, sql, params),
-      queryText: (sql: string, params: unknown[]) => queryText(pglite, sql, params),
+      queryText: (sql: string, params: unknown[], options?: TextQueryOptions) => queryText(pglite, sql, params, options),
     }),
   );
 }

@@ -96,46 +96,71 @@ function dataRowColumns(bytes: Uint8Array, view: DataView, at: number): Array<Ui
  * copied; for a list answer of 15 MB of JSON that was about a tenth of the statement's time (issue 14).
  * Same locks and rules as queryPrepared; a database error is thrown as `query` throws it.
  */
-export async function queryText(pg: PGlite, sql: string, params: readonly unknown[]): Promise<Array<Uint8Array | null> | undefined> {
+export async function queryText(
+  pg: PGlite,
+  sql: string,
+  params: readonly unknown[],
+  options?: TextQueryOptions,
+): Promise<Array<Uint8Array | null> | undefined> {
   const db = pg as unknown as Internals;
   await db._checkReady();
   return db._runExclusiveTransaction(() =>
     db._runExclusiveQuery(async () => {
-      const { serialize } = protocol;
-      const chunks: Uint8Array[] = [];
-      let types: number[];
+      if (!options?.preferIndexes) return textRow(pg, db, sql, params);
+      // Nothing else runs between the SET and the RESET: this holds PGlite's query lock.
+      await pg.execProtocolStream(protocol.serialize.query('SET enable_seqscan = off'), { syncToFs: false });
       try {
-        types = parse.parseDescribeStatementResults(
-          await pg.execProtocolStream(concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' })]), { syncToFs: false }),
-        );
-      } catch (err) {
-        await pg.execProtocolStream(serialize.sync(), { syncToFs: false });
-        throw err;
+        return await textRow(pg, db, sql, params);
+      } finally {
+        await pg.execProtocolStream(protocol.serialize.query('RESET enable_seqscan'), { syncToFs: false });
       }
-      const values = params.map((value, i) => {
-        if (value === null || value === undefined) return null;
-        const serializer = db.serializers[types[i]!];
-        return serializer ? serializer(value) : String(value);
-      });
-      // The raw stream hands over views into WebAssembly memory, valid only during the callback.
-      await pg.execProtocolRawStream(concat([serialize.bind({ values }), serialize.execute({}), serialize.sync()]), {
-        syncToFs: false,
-        onRawData: (bytes) => {
-          chunks.push(bytes.slice());
-        },
-      });
-      await db.syncToFs();
-      const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks);
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      let row: Array<Uint8Array | null> | undefined;
-      for (let at = 0; at + 5 <= bytes.length; at += 1 + view.getInt32(at + 1)) {
-        const type = String.fromCharCode(bytes[at]!);
-        if (type === 'E') throw databaseError(bytes.subarray(at, at + 1 + view.getInt32(at + 1)));
-        if (type === 'D' && row === undefined) row = dataRowColumns(bytes, view, at);
-      }
-      return row;
     }),
   );
+}
+
+/** How a text query is planned. */
+export interface TextQueryOptions {
+  /**
+   * Plans with sequential scans off (`enable_seqscan`), so a table that has an index for the condition
+   * is read through it whatever the statistics say (stale ones made a list's count scan every apartment).
+   */
+  preferIndexes?: boolean;
+}
+
+async function textRow(pg: PGlite, db: Internals, sql: string, params: readonly unknown[]): Promise<Array<Uint8Array | null> | undefined> {
+  const { serialize } = protocol;
+  const chunks: Uint8Array[] = [];
+  let types: number[];
+  try {
+    types = parse.parseDescribeStatementResults(
+      await pg.execProtocolStream(concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' })]), { syncToFs: false }),
+    );
+  } catch (err) {
+    await pg.execProtocolStream(serialize.sync(), { syncToFs: false });
+    throw err;
+  }
+  const values = params.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serializer = db.serializers[types[i]!];
+    return serializer ? serializer(value) : String(value);
+  });
+  // The raw stream hands over views into WebAssembly memory, valid only during the callback.
+  await pg.execProtocolRawStream(concat([serialize.bind({ values }), serialize.execute({}), serialize.sync()]), {
+    syncToFs: false,
+    onRawData: (bytes) => {
+      chunks.push(bytes.slice());
+    },
+  });
+  await db.syncToFs();
+  const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let row: Array<Uint8Array | null> | undefined;
+  for (let at = 0; at + 5 <= bytes.length; at += 1 + view.getInt32(at + 1)) {
+    const type = String.fromCharCode(bytes[at]!);
+    if (type === 'E') throw databaseError(bytes.subarray(at, at + 1 + view.getInt32(at + 1)));
+    if (type === 'D' && row === undefined) row = dataRowColumns(bytes, view, at);
+  }
+  return row;
 }
 
 /** An ErrorResponse message as the DatabaseError PGlite's `query` throws. */

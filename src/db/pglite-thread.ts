@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { TextQueryOptions } from './pglite-prepared.js';
 
 /**
  * PGlite in a worker thread (issue 14). PGlite runs SQL synchronously in WebAssembly: on the server's
@@ -106,8 +107,8 @@ export class PgliteThread {
   }
 
   /** See queryText in src/db/pglite-prepared.ts: the row's bytes arrive transferred, not copied. */
-  queryText(sql: string, params: unknown[]): Promise<Array<Uint8Array | null> | undefined> {
-    return this.call({ op: 'text', sql, params });
+  queryText(sql: string, params: unknown[], options?: TextQueryOptions): Promise<Array<Uint8Array | null> | undefined> {
+    return this.call({ op: 'text', sql, params, ...(options ? { options } : {}) });
   }
 
   async exec(sql: string): Promise<void> {

@@ -4,7 +4,7 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_PARSERS } from './client.js';
-import { queryPrepared, queryText } from './pglite-prepared.js';
+import { type TextQueryOptions, queryPrepared, queryText } from './pglite-prepared.js';
 import { CHRT_PATHS, type ThreadPriority } from './pglite-thread.js';
 
 /**
@@ -23,7 +23,7 @@ type Message =
   | { id: number; op: 'ready' | 'close' }
   | { id: number; op: 'query'; sql: string; params: unknown[]; tx?: number }
   | { id: number; op: 'prepared'; name: string; sql: string; params: unknown[] }
-  | { id: number; op: 'text'; sql: string; params: unknown[] }
+  | { id: number; op: 'text'; sql: string; params: unknown[]; options?: TextQueryOptions }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean };
@@ -77,7 +77,7 @@ async function handle(m: Message): Promise<unknown> {
     case 'prepared':
       return { rows: (await queryPrepared(db, m.name, m.sql, m.params)).rows };
     case 'text':
-      return queryText(db, m.sql, m.params);
+      return queryText(db, m.sql, m.params, m.options);
     case 'exec':
       await db.exec(m.sql);
       return null;

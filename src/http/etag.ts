@@ -42,6 +42,9 @@ export const IfMatchHeaders = Type.Object({
 /** The response header of GET and PATCH of one estate, building or apartment. */
 export const ETAG_HEADER = { ETag: { type: 'string', description: 'Strong ETag of this representation; send it back in If-Match' } };
 
+/** The 304 of a GET that answers If-None-Match (a list, a publishable read). */
+export const NOT_MODIFIED = Type.Null({ description: 'Not modified: If-None-Match named the current ETag' });
+
 /** The ETag of bytes about to be sent as they are (public documents, publishable answers). */
 export const bytesEtag = (body: string | Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 

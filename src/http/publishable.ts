@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { isPublishable } from '../modules/organizations/service.js';
+import { CompressibleBody, sendCompressible } from './compression.js';
 import { bytesEtag, ifNoneMatchHits } from './etag.js';
 import { addRouteHook } from './route-config.js';
 
@@ -10,13 +11,14 @@ export const PUBLISHABLE_MAX_AGE_SECONDS = 30;
 /** On PostgreSQL, another instance's write may take this long to show in this instance's cached answers. */
 export const PUBLISHABLE_SERVER_TTL_MS = 1_000;
 const CACHE_ENTRIES = 2_000;
-/** Larger answers (a list of thousands of apartments) are rebuilt each time rather than held. */
-const CACHE_MAX_BODY = 1024 * 1024;
-/** All kept answers together (characters): distinct query strings cannot make the cache grow past this. */
-const CACHE_MAX_TOTAL = 32 * 1024 * 1024;
+/** Larger answers (a list of thousands of apartments) are rebuilt each time rather than held (bytes, with their encodings). */
+const CACHE_MAX_BODY = 2 * 1024 * 1024;
+/** All kept answers together (bytes, with their encodings): distinct query strings cannot make the cache grow past this. */
+const CACHE_MAX_TOTAL = 64 * 1024 * 1024;
 
 interface Answer {
-  body: string;
+  /** The masked JSON, with its encodings once made (src/http/compression.ts). */
+  body: CompressibleBody;
   etag: string;
   generation: number;
   at: number;
@@ -56,16 +58,16 @@ export class PublishableCache {
 
   /** Stores an answer built under `generation`, unless a write happened meanwhile. */
   store(key: string, answer: Answer): void {
-    if (answer.body.length > CACHE_MAX_BODY || answer.generation !== this.generation()) return;
+    if (answer.body.weight > CACHE_MAX_BODY || answer.generation !== this.generation()) return;
     this.remove(key);
-    while (this.entries.size > 0 && (this.entries.size >= CACHE_ENTRIES || this.total + answer.body.length > CACHE_MAX_TOTAL)) {
+    while (this.entries.size > 0 && (this.entries.size >= CACHE_ENTRIES || this.total + answer.body.weight > CACHE_MAX_TOTAL)) {
       this.remove(this.entries.keys().next().value as string);
     }
     this.entries.set(key, answer);
-    this.total += answer.body.length;
+    this.total += answer.body.weight;
   }
 
-  /** Characters held (bounded by CACHE_MAX_TOTAL). */
+  /** Bytes held, with the encodings they may come to hold (bounded by CACHE_MAX_TOTAL). */
   get size(): number {
     return this.total;
   }
@@ -74,11 +76,15 @@ export class PublishableCache {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.total -= entry.body.length;
+    this.total -= entry.body.weight;
   }
 }
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /** Set by sendPublic: the answer was built masked and is kept by its route, with this ETag. */
+    publicEtag: string | null;
+  }
   interface FastifyRequest {
     /** Set on a publishable read: where its answer is cached, and the write generation it was built under. */
     publishableCache?: { key: string; generation: number; hit: boolean };
@@ -118,6 +124,16 @@ export function publicView(value: unknown): void {
   }
 }
 
+/**
+ * Sends to a publishable key an answer its route built masked and keeps itself (the apartment lists):
+ * the same headers and 304 as any publishable answer, without parsing it again or keeping a second copy.
+ */
+export function sendPublic(request: FastifyRequest, reply: FastifyReply, body: CompressibleBody, etag: string): FastifyReply {
+  reply.publicEtag = etag;
+  if (sendHeaders(request, reply, etag)) return reply.code(304).send();
+  return sendCompressible(reply, body);
+}
+
 function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   reply.header('etag', etag);
   reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`);
@@ -135,6 +151,7 @@ function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string)
  * is still 400.
  */
 export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
+  app.decorateReply('publicEtag', null);
   const cache = new PublishableCache(db);
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isPublishable(request.auth)) return;
@@ -144,16 +161,16 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     request.publishableCache = { key, generation, hit: hit !== undefined };
     if (!hit) return;
     if (sendHeaders(request, reply, hit.etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(hit.body);
+    return sendCompressible(reply, hit.body);
   };
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.statusCode !== 200) return payload;
+    if (!isPublishable(request.auth) || request.publishableCache?.hit || reply.publicEtag !== null || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const doc: unknown = JSON.parse(payload.toString());
     publicView(doc);
-    const body = JSON.stringify(doc);
-    const etag = bytesEtag(body);
+    const body = new CompressibleBody(Buffer.from(JSON.stringify(doc)));
+    const etag = bytesEtag(body.identity);
     const slot = request.publishableCache;
     if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
     if (sendHeaders(request, reply, etag)) {
@@ -161,7 +178,9 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
       reply.removeHeader('content-length');
       return '';
     }
-    return body;
+    // The compression hook (after this one) makes each encoding once and keeps it with the answer.
+    reply.compressible = body;
+    return body.identity;
   };
 
   // Only the routes a publishable key may call: a publishable key is 403 on every other partner
@@ -171,7 +190,7 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     if (!config?.publishable) return;
     // Every public-page read answers a publishable key's matching If-None-Match with 304: said once, here.
     const response = route.schema?.response as Record<string, unknown> | undefined;
-    if (response) response['304'] = Type.Null({ description: 'Not modified (a publishable key’s If-None-Match matched the ETag)' });
+    if (response) response['304'] ??= Type.Null({ description: 'Not modified (a publishable key’s If-None-Match matched the ETag)' });
     addRouteHook(route, 'preHandler', preHandler);
     addRouteHook(route, 'onSend', onSend);
   });

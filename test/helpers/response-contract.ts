@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -93,6 +94,16 @@ function checkObject(contract: Contract, request: FastifyRequest, reply: Fastify
   return fn(body) ? [] : [`${request.method} ${path} → ${status}: the handler's object ${explain(fn)}`];
 }
 
+/**
+ * A body's text. The compression hook runs after this check (it is the last hook of each route), so a
+ * body is compressed here only if some hook moves ahead of it: then it is decoded, never skipped.
+ */
+function decoded(payload: Buffer, encoding: unknown): string {
+  if (encoding === 'br') return brotliDecompressSync(payload).toString('utf8');
+  if (encoding === 'gzip') return gunzipSync(payload).toString('utf8');
+  return payload.toString('utf8');
+}
+
 function check(contract: Contract, request: FastifyRequest, reply: FastifyReply, payload: unknown): string[] {
   const url = request.routeOptions.url;
   if (!url || request.method === 'HEAD' || request.method === 'OPTIONS') return [];
@@ -138,7 +149,7 @@ function check(contract: Contract, request: FastifyRequest, reply: FastifyReply,
     return problems;
   }
   if (!content['application/json']?.schema) return problems;
-  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? decoded(payload, reply.getHeader('content-encoding')) : undefined;
   if (text === undefined) return problems; // a stream: its bytes are not read here
   let body: unknown;
   try {

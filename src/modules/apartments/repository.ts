@@ -52,6 +52,18 @@ const recordsOf = (rows: object[], columns: string[]) =>
 /** A list's apartment documents, built in SQL (the list answer is JSON text): each building's once (`bj`). */
 const buildingJson = rowJson(BuildingInline, 'b');
 const listedApartmentJson = rowJson(ApartmentSchema, 'a', { building: sql.ref('bj.doc') });
+/**
+ * The same document as a publishable key sees it, masked by the statement as publicView (src/http/publishable.ts)
+ * masks an answer: no price history, integration fields or hidden price. A test compares the two.
+ */
+const publicApartmentJson = rowJson(ApartmentSchema, 'a', {
+  building: sql.ref('bj.doc'),
+  priceChangeHistory: sql`'[]'::json`,
+  externalId: sql`NULL::text`,
+  source: sql`NULL::text`,
+  lastSynchronizedAt: sql`NULL::text`,
+  priceCents: sql`CASE WHEN a.show_price THEN a.price_cents END`,
+});
 /** A new apartment's document as its `apartment.created` event carries it (the answer's shape). */
 const createdApartmentJson = rowJson(ApartmentSchema, 'a', { building: buildingJson });
 
@@ -160,7 +172,10 @@ export interface ApartmentFilter {
   floor?: number;
   externalId?: string;
   q?: string;
-  /** A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by. */
+  /**
+   * A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by, and
+   * the documents are masked as publicView masks them.
+   */
   publicPrices?: boolean;
   sort: ApartmentSort;
   offset: number;
@@ -294,6 +309,17 @@ export const apartmentsRepository = {
    * the 15,000 built documents a second time inside json_agg cost 7-20% of the statement.
    */
   async listJson(db: Database, organizationId: string, filter: ApartmentFilter): Promise<{ total: number; body: Buffer }> {
+    const statement = this.listStatement(db, organizationId, filter);
+    // The answer's bytes as the database wrote them: never a JS string (see Database.queryText). Planned
+    // with sequential scans off: with stale statistics (one building when last analysed, say) the count
+    // scanned every apartment of every organization; the indexes on the organization, building and
+    // estate serve every list, whatever the statistics say (issue 29).
+    const [total, body] = (await db.queryText(statement.sql, statement.parameters, { preferIndexes: true }))!;
+    return { total: Number(total!.toString()), body: body! };
+  },
+
+  /** The statement of listJson, compiled (its plan is tested: test/integration/list-plan.test.ts). */
+  listStatement(db: Database, organizationId: string, filter: ApartmentFilter): { sql: string; parameters: readonly unknown[] } {
     const k = q(db);
     const { buildingId, estateId } = filter;
     const conditions = listConditions(filter);
@@ -330,7 +356,7 @@ export const apartmentsRepository = {
     const sortKey = filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS;
     const key = sortKey === 'priceCents' ? listedPrice(filter) : SORT_KEYS[sortKey];
     const rows = page
-      .select(listedApartmentJson.as('doc'))
+      .select((filter.publicPrices ? publicApartmentJson : listedApartmentJson).as('doc'))
       .orderBy(orderOf(filter.sort, key, sql`a.id`))
       .offset(filter.offset)
       .limit(filter.limit);
@@ -339,9 +365,7 @@ export const apartmentsRepository = {
       SELECT c.n::text AS total,
         json_build_object('count', c.n, 'items', coalesce((SELECT json_agg(p.doc) FROM (${rows}) AS p), '[]'::json))::text AS body
       FROM (${n}) AS c`.compile(k);
-    // The answer's bytes as the database wrote them: never a JS string (see Database.queryText).
-    const [total, body] = (await db.queryText(statement.sql, statement.parameters))!;
-    return { total: Number(total!.toString()), body: body! };
+    return { sql: statement.sql, parameters: statement.parameters };
   },
 
   /** Changes the fields given (and updatedAt); with none, reads the row. */

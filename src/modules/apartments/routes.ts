@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { requireAuth } from '../../http/auth.js';
-import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { COMPRESSION_HEADERS, sendCompressible } from '../../http/compression.js';
+import { ETAG_HEADER, IfMatchHeaders, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
 import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
-import { ChangesQuery, IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
+import { sendPublic } from '../../http/publishable.js';
+import { ChangesQuery, IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
 import { isPublishable } from '../organizations/service.js';
 import {
   APARTMENT_IGNORED,
@@ -130,13 +132,22 @@ export const apartmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List apartments (every match unless limit is given), filtered and sorted',
         security,
         querystring: ListApartmentsQuery,
-        response: { 200: { ...ApartmentList, headers: PAGE_HEADERS }, ...partnerErrors() },
+        response: {
+          200: { ...ApartmentList, headers: { ...PAGE_HEADERS, ...ETAG_HEADER, ...COMPRESSION_HEADERS } },
+          304: NOT_MODIFIED,
+          ...partnerErrors(),
+        },
       },
     },
     async (request, reply) => {
-      const listed = await service.list(requireAuth(request).organizationId, request.query, isPublishable(request.auth));
+      const publishable = isPublishable(request.auth);
+      const listed = await service.lists.list(requireAuth(request).organizationId, request.query, publishable);
       setPageHeaders(request, reply, listed);
-      return sendJson(reply, listed.body);
+      // Built masked by the statement; public cache headers and 304 as every publishable answer.
+      if (publishable) return sendPublic(request, reply, listed.body, listed.etag);
+      reply.header('etag', listed.etag);
+      if (ifNoneMatchHits(request.headers['if-none-match'], listed.etag)) return reply.code(304).send(null);
+      return sendCompressible(reply, listed.body);
     },
   );
 

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { BoundedMap } from '../../bounded-map.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { ReadCache } from '../../db/read-cache.js';
-import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../errors.js';
+import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import type { ChangesQuery } from '../../http/schemas.js';
 import { isUuid, newId } from '../../ids.js';
@@ -13,25 +13,10 @@ import { requireBuilding, toBuilding } from '../buildings/service.js';
 import { type EventType, changesOf, emitEvent, emitEvents } from '../webhooks/events.js';
 import { InStatementEvent, SubscriberHints } from '../webhooks/in-statement.js';
 import { MAX_ENDPOINTS } from '../webhooks/schemas.js';
+import { ApartmentLists } from './lists.js';
 import { type PlannedPatch, dedupe, mergeData, planPatch } from './patch.js';
-import {
-  APARTMENT_DEFAULTS,
-  type ApartmentFilter,
-  type ApartmentRecord,
-  type ApartmentRow,
-  type NewApartment,
-  apartmentsRepository as repo,
-} from './repository.js';
-import type {
-  Apartment,
-  BulkApartmentsBody,
-  BulkUpdateBody,
-  CreateApartmentBody,
-  ListApartmentsQuery,
-  UpdateApartmentBody,
-  UpsertAnswer,
-  UpsertApartmentsBody,
-} from './schemas.js';
+import { APARTMENT_DEFAULTS, type ApartmentRecord, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
+import type { Apartment, BulkApartmentsBody, BulkUpdateBody, CreateApartmentBody, UpdateApartmentBody, UpsertAnswer, UpsertApartmentsBody } from './schemas.js';
 
 /** The API shape of a stored apartment: everything but the organization and the feed position, with its building embedded. */
 export const toApartment = (
@@ -101,17 +86,6 @@ export async function requireApartment(db: Queryable, organizationId: string, id
   return row;
 }
 
-const EMPTY_LIST = JSON.stringify({ count: 0, items: [] });
-
-/** A list answer as JSON text and the window it covers (X-Total-Count and Link). */
-export interface ListedApartments {
-  total: number;
-  offset: number;
-  limit: number | null;
-  /** The JSON as the database wrote it (UTF-8), or the empty list's text. */
-  body: Buffer | string;
-}
-
 export class ApartmentsService {
   /** Apartment documents by organization and id (src/db/read-cache.ts; channel of migrations/0010). */
   readonly documents: ReadCache<{ apartment: Apartment; etag: string }>;
@@ -122,8 +96,12 @@ export class ApartmentsService {
   /** How many endpoints each organization's creates found subscribed (src/modules/webhooks/in-statement.ts). */
   private readonly subscribers = new SubscriberHints();
 
+  /** GET /apartment answers, kept (src/modules/apartments/lists.ts). */
+  readonly lists: ApartmentLists;
+
   constructor(private readonly db: Database) {
     this.documents = new ReadCache(db, 'apartment_documents_changed');
+    this.lists = new ApartmentLists(db);
   }
 
   /**
@@ -264,37 +242,6 @@ export class ApartmentsService {
   /** What GET answers for a stored apartment; its ETag is the hash of this. */
   private async represent(db: Queryable, organizationId: string, row: ApartmentRow): Promise<Apartment> {
     return toApartment(row, (await buildingsRepository.get(db, organizationId, row.buildingId))!);
-  }
-
-  /** The list answer `{count, items}` as JSON text (see apartmentsRepository.listJson), with the page it is for the paging headers. */
-  /** `publishable`: the caller is a publishable key, which never sees external ids or hidden prices. */
-  async list(organizationId: string, query: Static<typeof ListApartmentsQuery>, publishable = false): Promise<ListedApartments> {
-    if (publishable && query.externalId !== undefined) {
-      throw forbidden('externalId is not a filter for a publishable key: it never sees external ids');
-    }
-    if (query.organizationId !== undefined && query.organizationId.toLowerCase() !== organizationId) {
-      throw forbidden('organizationId names another organization; a key only lists its own apartments');
-    }
-    if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice) {
-      throw badRequest(`Validation failed: minPrice (${query.minPrice}) must not be greater than maxPrice (${query.maxPrice})`);
-    }
-    const offset = query.offset ?? 0;
-    const limit = query.limit ?? null;
-    if ((query.buildingId !== undefined && !isUuid(query.buildingId)) || (query.estateId !== undefined && !isUuid(query.estateId))) {
-      return { total: 0, offset, limit, body: EMPTY_LIST };
-    }
-    const { buildingId, estateId, status, apartmentType, minPrice, maxPrice, rooms, floor, externalId, q } = query;
-    const given = { buildingId, estateId, minPrice, maxPrice, rooms, floor, externalId, q };
-    const { total, body } = await repo.listJson(this.db, organizationId, {
-      ...(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<ApartmentFilter>),
-      ...(status !== undefined ? { status: status.split(',') } : {}),
-      ...(apartmentType !== undefined ? { apartmentType: apartmentType.split(',') } : {}),
-      ...(publishable ? { publicPrices: true } : {}),
-      sort: query.sort ?? 'createdAt',
-      offset,
-      limit,
-    });
-    return { total, offset, limit, body };
   }
 
   /** The apartments with their buildings, read in one query, never one per apartment. */

@@ -31,7 +31,9 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/files/:organizationId/:assetId',
     {
-      config: { auth: 'none' },
+      // Files are sent as they are stored: images, PDFs and archives are compressed already, and Range
+      // answers are byte ranges of the stored file.
+      config: { auth: 'none', compress: false },
       schema: {
         tags: ['Assets'],
         summary: 'The bytes of an asset (the `src` URL), or of a variant (`<assetId>-w<width>`, made first if it is not yet); supports Range and If-None-Match',

@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Queryable } from '../../db/client.js';
+import { CACHE_NEUTRAL, type Queryable } from '../../db/client.js';
 import { q, updateOwned } from '../../db/query.js';
 import type { WebhookDeliveries, WebhookEndpoints } from '../../db/schema.js';
 
@@ -113,7 +113,7 @@ export const webhooksRepository = {
    */
   async claim(db: Queryable, worker: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const rows = await db.query<Record<string, unknown>>(
-      `UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), leased_by = $1
+      `${CACHE_NEUTRAL} UPDATE webhook_deliveries d SET lease_until = now() + make_interval(secs => $3), leased_by = $1
        FROM webhook_events e, webhook_endpoints ep
        WHERE d.id IN (
            SELECT x.id FROM webhook_deliveries x JOIN webhook_endpoints xe ON xe.id = x.endpoint_id AND xe.enabled

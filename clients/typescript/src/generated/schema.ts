@@ -4152,6 +4152,11 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    ETag: components["headers"]["ETag"];
+                    /** @description br or gzip when the client accepts it (Accept-Encoding) and the answer is at least 1 KB; absent otherwise */
+                    "Content-Encoding"?: "br" | "gzip";
+                    /** @description Names Accept-Encoding (and Authorization on a publishable key’s answer): caches keep each encoding apart */
+                    Vary?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4164,7 +4169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
+            /** @description Not modified: If-None-Match named the current ETag */
             304: {
                 headers: {
                     [name: string]: unknown;

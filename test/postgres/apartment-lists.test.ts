@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, observeQueries } from '../../src/db/client.js';
+import { LIST_TTL_MS } from '../../src/modules/apartments/lists.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { createInstances } from '../helpers/instances.js';
+
+/**
+ * Apartment lists kept per instance on PostgreSQL (src/modules/apartments/lists.ts): the instance that
+ * writes shows its write at once; a change made through another instance or in the database shows
+ * through the notification of apartments and buildings (milliseconds), an insert made elsewhere within
+ * LIST_TTL_MS (docs/decisions.md, Lists).
+ */
+describe('apartment lists across instances (PostgreSQL)', () => {
+  let apps: FastifyInstance[] = [];
+  let dbs: Database[] = [];
+  let close: () => Promise<void> = async () => undefined;
+  let key: string;
+  let buildingId: string;
+
+  const inject = (app: FastifyInstance, method: string, url: string, body?: unknown) =>
+    app.inject({ method: method as never, url, headers: { authorization: `Bearer ${key}` }, ...(body !== undefined ? { payload: body as object } : {}) });
+  const list = async (app: FastifyInstance) => (await inject(app, 'GET', `/api/v1/apartment?buildingId=${buildingId}`)).json();
+  /** Polls `app` until `check` holds; fails after `ms`. */
+  async function seenWithin(ms: number, app: FastifyInstance, check: (doc: { count: number; items: Array<Record<string, unknown>> }) => boolean) {
+    const started = Date.now();
+    while (Date.now() - started < ms) {
+      if (check(await list(app))) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`the other instance still served the old list ${ms} ms after the change`);
+  }
+  function statementsOn(db: Database) {
+    const seen: string[] = [];
+    observeQueries(db, (sql) => /json_agg/.test(sql) && seen.push(sql));
+    return {
+      seen,
+      stop: () => observeQueries(db, undefined),
+    };
+  }
+
+  beforeAll(async () => {
+    ({ apps, dbs, close } = await createInstances(2));
+    for (let i = 0; i < 400 && !apps.every((a) => a.services.apartments.lists.cache.isTrusted); i++) await new Promise((r) => setTimeout(r, 25));
+    const [a] = apps as [FastifyInstance];
+    const org = (
+      await a.inject({
+        method: 'POST',
+        url: '/api/v1/admin/organizations',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name: 'Lists Org' },
+      })
+    ).json();
+    key = org.apiKey;
+    const estate = (await inject(a, 'POST', '/api/v1/estate', { name: 'E' })).json();
+    buildingId = (await inject(a, 'POST', '/api/v1/building', { estateId: estate.id, name: 'B' })).json().id;
+    const apartments = Array.from({ length: 20 }, (_, i) => ({ name: `A-${i}` }));
+    expect((await inject(a, 'POST', '/api/v1/apartment/bulk', { buildingId, apartments })).statusCode).toBe(201);
+  });
+  afterAll(() => close());
+
+  it('a kept list costs no statement; fifty concurrent misses cost one', async () => {
+    const b = apps[1]!;
+    expect(b.services.apartments.lists.cache.isTrusted).toBe(true);
+    // A kept list lives LIST_TTL_MS from the start of its load: on a loaded host one load and answer can take
+    // that long, so a few tries, each reading right after the load before it.
+    let seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await list(b);
+      const idle = statementsOn(dbs[1]!);
+      await list(b);
+      idle.stop();
+      seen = idle.seen;
+      if (seen.length === 0) break;
+    }
+    expect(seen).toEqual([]);
+
+    expect((await inject(b, 'PATCH', `/api/v1/building/${buildingId}`, { description: 'x' })).statusCode).toBe(200);
+    const busy = statementsOn(dbs[1]!);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => list(b)));
+    busy.stop();
+    expect(busy.seen).toHaveLength(1);
+    expect(answers.every((doc) => doc.items[0].building.description === 'x')).toBe(true);
+  });
+
+  it('the instance that writes lists its own write at once: a create, a PATCH', async () => {
+    const b = apps[1]!;
+    for (const name of ['Own-1', 'Own-2']) {
+      await list(b);
+      expect((await inject(b, 'POST', '/api/v1/apartment', { buildingId, name })).statusCode).toBe(201);
+      expect((await list(b)).items.map((i: { name: string }) => i.name)).toContain(name);
+    }
+    const { items } = await list(b);
+    expect((await inject(b, 'PATCH', `/api/v1/apartment/${items[0].id}`, { priceCents: 4242 })).statusCode).toBe(200);
+    expect((await list(b)).items[0].priceCents).toBe(4242);
+  });
+
+  it('a change on another instance or in the database shows within a second; an insert elsewhere within LIST_TTL_MS', async () => {
+    const [a, b] = apps as [FastifyInstance, FastifyInstance];
+    const { items } = await list(b);
+    expect((await inject(a, 'PATCH', `/api/v1/apartment/${items[1].id}`, { status: 'SOLD' })).statusCode).toBe(200);
+    await seenWithin(1_000, b, (doc) => doc.items[1]!.status === 'SOLD');
+
+    await list(b);
+    await dbs[0]!.query('UPDATE apartments SET name = $1 WHERE id = $2', ['By hand', items[2].id]);
+    await seenWithin(1_000, b, (doc) => doc.items[2]!.name === 'By hand');
+
+    const before = (await list(b)).count;
+    expect((await inject(a, 'POST', '/api/v1/apartment', { buildingId, name: 'Elsewhere' })).statusCode).toBe(201);
+    await seenWithin(LIST_TTL_MS + 500, b, (doc) => doc.count === before + 1);
+  });
+});
