@@ -340,6 +340,13 @@ export interface WebhookEvents {
   type: string;
 }
 
+export interface WebhookRetiredSecrets {
+  endpointId: string;
+  expiresAt: string;
+  organizationId: string;
+  secret: string;
+}
+
 export interface DB {
   addonStates: AddonStates;
   apartments: Apartments;
@@ -365,4 +372,5 @@ export interface DB {
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;
   webhookEvents: WebhookEvents;
+  webhookRetiredSecrets: WebhookRetiredSecrets;
 }

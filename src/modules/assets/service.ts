@@ -118,7 +118,7 @@ export class AssetsService {
 
   async register(organizationId: string, input: { src: string; name?: string | undefined }): Promise<Asset> {
     const remote = await openRemoteFile(input.src, {
-      allowPrivate: this.config.allowPrivateAssetUrls,
+      allowPrivate: this.config.allowPrivateUrls,
       maxBytes: MAX_REMOTE_BYTES,
       maxRedirects: 5,
       connectTimeoutMs: 5_000,

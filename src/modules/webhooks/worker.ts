@@ -144,15 +144,14 @@ export class DeliveryWorker {
     let result: SendResult;
     try {
       const key = this.config.webhooks.secretKey;
-      const secrets = [unseal(d.secret, key)];
-      if (d.previousSecret && d.previousSecretExpiresAt && Date.parse(d.previousSecretExpiresAt) > Date.now()) secrets.push(unseal(d.previousSecret, key));
+      const secrets = [...new Set([d.secret, ...d.retiredSecrets].map((sealed) => unseal(sealed, key)))];
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = {
         'webhook-id': d.eventId,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(secrets, d.eventId, timestamp, d.body),
       };
-      result = await postWebhook(d.url, headers, d.body, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.allowPrivateAssetUrls });
+      result = await postWebhook(d.url, headers, d.body, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.allowPrivateUrls });
     } catch (err) {
       if (!(err instanceof SecretUnavailableError)) throw err;
       result = { status: null, error: `the endpoint secret cannot be read: ${err.message}`, durationMs: 0 };
