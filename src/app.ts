@@ -16,6 +16,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
+import { webhooksRepository } from './modules/webhooks/repository.js';
 import { DeliveryWorker } from './modules/webhooks/worker.js';
 import { Metrics, installMetrics, meteredBlobStore } from './observability/metrics.js';
 import { type Services, createServices } from './services.js';
@@ -138,6 +139,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   });
   if (metrics && config.metricsToken) {
     metrics.watch(deps.db, () => app.services.addons.publicCache.stats);
+    metrics.watchWebhookQueue(() => webhooksRepository.queueStats(deps.db));
     installMetrics(app, metrics, config.metricsToken);
   }
 
@@ -167,7 +169,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   await registerModules(app);
 
   // Every instance delivers webhooks (claims never overlap; see modules/webhooks/repository.ts).
-  const webhookWorker = new DeliveryWorker(deps.db, config, app.log);
+  const webhookWorker = new DeliveryWorker(deps.db, config, app.log, metrics && ((outcome) => metrics.webhookDeliveries.inc({ outcome })));
   app.addHook('onReady', () => webhookWorker.start());
   app.addHook('onClose', () => webhookWorker.stop());
 

@@ -144,6 +144,28 @@ export const webhooksRepository = {
   },
 
   /**
+   * The queue as an operator watches it (GET /metrics), over every organization: pending attempts due
+   * now, scheduled for later (retries) and held by a disabled endpoint, and how long the oldest due one
+   * has waited since it fell due (0 when none). One statement on the pending partial index.
+   */
+  async queueStats(db: Queryable): Promise<{ due: number; scheduled: number; held: number; oldestDueSeconds: number }> {
+    const [row] = await db.query<{ due: string; scheduled: string; held: string; oldest: string | null }>(
+      `SELECT count(*) FILTER (WHERE ep.enabled AND d.due_at <= now())::text AS due,
+              count(*) FILTER (WHERE ep.enabled AND d.due_at > now())::text AS scheduled,
+              count(*) FILTER (WHERE NOT ep.enabled)::text AS held,
+              extract(epoch FROM now() - min(d.due_at) FILTER (WHERE ep.enabled AND d.due_at <= now()))::text AS oldest
+       FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+       WHERE d.status = 'pending'`,
+    );
+    return {
+      due: Number(row?.due ?? 0),
+      scheduled: Number(row?.scheduled ?? 0),
+      held: Number(row?.held ?? 0),
+      oldestDueSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+    };
+  },
+
+  /**
    * Claims up to `limit` due attempts for `worker`: a lease of `leaseMs` on each. FOR UPDATE SKIP
    * LOCKED makes concurrent claims (other instances) take disjoint rows, and a row leased by a live
    * worker is not due for anyone else until its lease ends (a dead worker's lease simply expires).
