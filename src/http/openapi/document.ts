@@ -100,7 +100,8 @@ function refineSecurity(operation: Operation, auth: string): void {
 function describe(operation: Operation, route: DocumentedRoute | undefined): string {
   const parts = [operation.summary ? `${operation.summary.replace(/\.$/, '')}.` : ''];
   const auth = route?.auth ?? 'none';
-  if (auth === 'partner') {
+  if (auth === 'partner' && route?.scope === 'any') parts.push('Takes any valid organization API key: read, write or publishable.');
+  else if (auth === 'partner') {
     const scope = route?.scope ?? (route?.method === 'GET' ? 'read' : 'write');
     parts.push(`Needs an organization API key with the \`${scope}\` scope; another organization's resources answer 404.`);
   } else if (auth === 'public') parts.push('No key needed; a key, when sent, must be valid (401 otherwise) and lets the owner see more.');

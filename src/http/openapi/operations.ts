@@ -17,6 +17,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/admin/apartments/{id}/panoramas': 'createPanorama',
 
   'GET /api/v1/api-keys': 'listApiKeys',
+  'GET /api/v1/api-keys/current': 'getCurrentApiKey',
   'POST /api/v1/api-keys': 'createApiKey',
   'DELETE /api/v1/api-keys/{id}': 'deleteApiKey',
 

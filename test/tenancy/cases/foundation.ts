@@ -23,6 +23,7 @@ export const foundationCases: ModuleCases = {
     'GET /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate' }) },
     'GET /api/v1/estates/by-slug/:slug': { foreign: 'isolated', request: () => ({ url: `/api/v1/estates/by-slug/${publicSlug}` }) },
     'GET /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys' }) },
+    'GET /api/v1/api-keys/current': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys/current' }) },
     'POST /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys', body: { name: fresh('key'), scopes: ['read'] } }) },
     'DELETE /api/v1/api-keys/:id': {
       foreign: 404,
