@@ -1274,8 +1274,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue a new signing secret; the old one keeps signing alongside it for 24 hours
-         * @description Issue a new signing secret; the old one keeps signing alongside it for 24 hours. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
+         * Issue a new signing secret; every rotated-out secret keeps signing alongside it until its own 24 hours end (at most 10 at once, 409 beyond). No body
+         * @description Issue a new signing secret; every rotated-out secret keeps signing alongside it until its own 24 hours end (at most 10 at once, 409 beyond). No body. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1342,6 +1342,26 @@ export interface paths {
          * @description Issue an API key (read, write, or publishable for browsers); the secret is shown only in this answer. Needs an organization API key with the `write` scope; another organization's resources answer 404.
          */
         post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key: id, name, scopes, organization, expiry (any valid key, publishable too; never the secret)
+         * @description The calling key: id, name, scopes, organization, expiry (any valid key, publishable too; never the secret). Takes any valid organization API key: read, write or publishable.
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2140,6 +2160,17 @@ export interface components {
             expiresAt: string | null;
             revokedAt: string | null;
         };
+        /**
+         * CurrentApiKey
+         * @description The key that made the request: never its secret
+         */
+        CurrentApiKey: {
+            id: string;
+            name: string;
+            scopes: ("read" | "write" | "publishable")[];
+            organizationId: string;
+            expiresAt: string | null;
+        };
     };
     responses: {
         /** @description The request cannot be read (malformed JSON, wrong Content-Type, bad query parameter) or an asset kind is not accepted */
@@ -2831,7 +2862,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2893,7 +2924,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3183,7 +3214,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3416,7 +3447,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3520,7 +3551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3739,7 +3770,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4087,7 +4118,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4457,7 +4488,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4557,7 +4588,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4764,7 +4795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4942,7 +4973,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5208,7 +5239,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5391,7 +5422,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5741,7 +5772,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6012,7 +6043,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6185,7 +6216,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6398,7 +6429,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -6578,7 +6609,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6600,7 +6631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The new whsec_… secret; the old one keeps signing for 24 hours */
+                        /** @description The new whsec_… secret; each rotated-out one keeps signing for 24 hours from its rotation */
                         secret: string;
                     };
                 };
@@ -6662,7 +6693,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6768,6 +6799,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key that made the request: never its secret */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
