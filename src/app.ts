@@ -51,6 +51,8 @@ export interface RouteEntry {
   publishable: boolean;
   /** The key scope a partner route needs, when not the default (read for GET, write otherwise). */
   scope?: string | undefined;
+  /** Left out of the OpenAPI document (a deprecated alias, the document itself). */
+  hidden: boolean;
 }
 
 declare module 'fastify' {
@@ -110,6 +112,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
         idempotent: config.idempotent === true,
         publishable: config.publishable === true,
         scope: config.scope,
+        hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true,
       });
     }
   });

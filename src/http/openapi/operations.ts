@@ -26,7 +26,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/estate/setup': 'setupEstate',
   'GET /api/v1/estate/{id}': 'getEstate',
   'PATCH /api/v1/estate/{id}': 'updateEstate',
-  'GET /api/v1/estates/by-slug/{slug}': 'getEstateBySlug',
+  'GET /api/v1/estate-slugs/{slug}': 'getEstateBySlug',
   'GET /api/v1/navigator/{id}': 'getNavigator',
 
   'POST /api/v1/building': 'createBuilding',
