@@ -95,8 +95,11 @@ describe('the OpenAPI document, as Stoplight Prism validates it against a real s
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
-    prism.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    prism.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    const collect = (d: Buffer) => {
+      log += d.toString();
+    };
+    prism.stdout?.on('data', collect);
+    prism.stderr?.on('data', collect);
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (prism.exitCode !== null) throw new Error(`prism exited: ${log}`);

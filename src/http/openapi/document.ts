@@ -224,7 +224,7 @@ function stripIgnoredIn(schema: Json): void {
   }
   const exactlyOne = schema['x-exactly-one'] as string[] | undefined;
   if (exactlyOne) {
-    delete schema['x-exactly-one'];
+    Reflect.deleteProperty(schema, 'x-exactly-one');
     schema.oneOf = exactlyOne.map((name) => ({ required: [name] }));
   }
   const items = schema.items as Json | undefined;
