@@ -88,6 +88,7 @@ describe('GET /api/v1/api-keys/current, and apply with a key of the wrong scope'
       const run = await apply(key, dryRun);
       expect(run.code).toBe(2);
       expect(run.err).toContain('needs the read scope');
+      expect(run.err).toContain('nothing was changed');
       expect(run.out).toBe('');
       expect(run.requests).toEqual(['GET /api/v1/api-keys/current']);
     }

@@ -78,27 +78,34 @@ export async function runApply(options: ApplyOptions, out: Write, err: Write): P
     ...(options.retries === undefined ? {} : { retries: options.retries }),
   });
 
-  // The key first: one that cannot read what the plan compares (a publishable key sees no externalId,
+  let local: Awaited<ReturnType<typeof measureAssets>>;
+  try {
+    local = await measureAssets(manifest, loaded.baseDir);
+  } catch (e) {
+    err(`estate-publisher: could not read the current state, nothing was changed: ${describeFailure(e, options.url)}\n`);
+    return 1;
+  }
+
+  // The key before the service is read: one that cannot read what the plan compares (a publishable key sees no externalId,
   // so every apartment would look new) or cannot write the changes would print a wrong plan, then fail.
   let scopes: readonly string[];
   try {
     scopes = (await must(client.api.GET('/api/v1/api-keys/current'))).scopes;
   } catch (e) {
-    err(`estate-publisher: could not check the key, nothing was changed: ${describeFailure(e, options.url)}\n`);
+    err(`estate-publisher: could not read the current state, nothing was changed: ${describeFailure(e, options.url)}\n`);
     return 1;
   }
   const missing = requiredScopes(options.dryRun).filter((s) => !scopes.includes(s));
   if (missing.length > 0) {
     err(
       `estate-publisher: the key has the scopes ${scopes.join(', ')}; apply${options.dryRun ? ' --dry-run' : ''} needs ${missing.map((s) => `the ${s} scope`).join(' and ')} ` +
-        `(${SCOPE_REASONS[missing[0]!]}). Use an organization key with ${requiredScopes(options.dryRun).join(' and ')}; nothing was sent.\n`,
+        `(${SCOPE_REASONS[missing[0]!]}). Use an organization key with ${requiredScopes(options.dryRun).join(' and ')}; nothing was changed.\n`,
     );
     return 2;
   }
 
   let plan: Plan;
   try {
-    const local = await measureAssets(manifest, loaded.baseDir);
     const state = await readState(client, manifest);
     plan = planApply(client, manifest, state, local, { pruneAddons: options.pruneAddons });
   } catch (e) {
