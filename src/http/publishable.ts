@@ -159,7 +159,9 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
     if (sendHeaders(request, reply, etag)) {
       reply.code(304);
+      // A 304 has no body, so no content headers (a proxy that reads Content-Type would parse nothing as JSON).
       reply.removeHeader('content-length');
+      reply.removeHeader('content-type');
       return '';
     }
     return body;

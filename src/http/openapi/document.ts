@@ -197,10 +197,11 @@ const sortByStatus = (responses: Record<string, Json>) => Object.fromEntries(Obj
 
 /**
  * Server-managed fields a client may send back unchanged (GET-modify-PATCH) are accepted and ignored; the
- * document declares them as `readOnly` properties of the request body, so it and the server agree (a
- * closed body that the server nevertheless accepted fields beyond was issue 25's finding). Two request
- * rules JSON Schema says only clumsily are written out here: `x-exactly-one` (exactly one of these
- * properties, e.g. a bulk PATCH item's `id` or `externalId`) becomes a `oneOf` of `required` lists.
+ * document declares them as properties of the request body described as ignored, so it and the server
+ * agree (a closed body that the server nevertheless accepted fields beyond was issue 25's finding).
+ * Request rules the service checks itself, with clearer messages than a schema error, are written into
+ * the document here: `x-exactly-one` (exactly one of these properties, e.g. a bulk PATCH item's `id` or
+ * `externalId`) becomes a `oneOf` of `required` lists, and `x-format` becomes `format`.
  */
 function stripIgnoredFields(operation: Operation): void {
   for (const media of Object.values(operation.requestBody?.content ?? {})) {
@@ -212,15 +213,22 @@ function stripIgnoredIn(schema: Json): void {
   const properties = schema.properties as Record<string, Json> | undefined;
   if (properties) {
     const ignored = Object.keys(properties).filter((name) => properties[name]?.['x-ignored'] === true);
+    // Declared as accepted properties, not `readOnly`: a validating proxy (Prism) treats a readOnly property
+    // of a request as absent, and a closed body then refuses it where the server accepts it.
     for (const name of ignored) {
-      const { 'x-ignored': _, ...declared } = properties[name]!;
-      properties[name] = { ...declared, readOnly: true };
+      const { 'x-ignored': _, readOnly: __, ...declared } = properties[name]!;
+      properties[name] = declared;
     }
     if (ignored.length > 0) {
-      const note = `Server-managed fields of the resource (${ignored.join(', ')}) may be sent back unchanged and are ignored (readOnly).`;
+      const note = `Server-managed fields of the resource (${ignored.join(', ')}) may be sent back unchanged and are ignored.`;
       schema.description = schema.description ? `${schema.description} ${note}` : note;
     }
     for (const child of Object.values(properties)) stripIgnoredIn(child);
+  }
+  const format = schema['x-format'] as string | undefined;
+  if (format) {
+    Reflect.deleteProperty(schema, 'x-format');
+    schema.format = format;
   }
   const exactlyOne = schema['x-exactly-one'] as string[] | undefined;
   if (exactlyOne) {
