@@ -159,6 +159,10 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
     if (route?.idempotent) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
     if (Object.keys(headers).length > 0) response.headers = headers;
   }
+  // A list's 304 keeps the paging headers its 200 would have had (the route set them before the ETag matched).
+  const ok = responses['200']?.headers as Record<string, Json> | undefined;
+  const notModified = responses['304']?.headers as Record<string, Json> | undefined;
+  if (ok && notModified) for (const name of ['X-Total-Count', 'Link']) if (ok[name]) notModified[name] = ok[name];
   // A metered route can answer 429 whatever else it does.
   if (metered && !responses['429']) responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
   // Every query string and header is checked for text PostgreSQL cannot hold (NUL, lone surrogates) before
