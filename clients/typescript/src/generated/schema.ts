@@ -2886,6 +2886,10 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2934,19 +2938,19 @@ export interface operations {
                     manuallyActivatedAt?: string | null;
                     manuallyActivatedById?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly organizationId?: unknown;
+                    organizationId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly organization?: unknown;
+                    organization?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly buildings?: unknown;
+                    buildings?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly navigatorId?: unknown;
+                    navigatorId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3177,19 +3181,19 @@ export interface operations {
                     manuallyActivatedAt?: string | null;
                     manuallyActivatedById?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly organizationId?: unknown;
+                    organizationId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly organization?: unknown;
+                    organization?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly buildings?: unknown;
+                    buildings?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly navigatorId?: unknown;
+                    navigatorId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3319,6 +3323,10 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3366,11 +3374,11 @@ export interface operations {
                     }[];
                     source?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3483,11 +3491,11 @@ export interface operations {
                     }[];
                     source?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3587,6 +3595,10 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3677,17 +3689,17 @@ export interface operations {
                     }[];
                     externalUrl?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly building?: unknown;
+                    building?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly estateId?: unknown;
+                    estateId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly priceChangeHistory?: unknown;
+                    priceChangeHistory?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3798,17 +3810,17 @@ export interface operations {
                         }[];
                         externalUrl?: string | null;
                         /** @description Server-managed; ignored when sent */
-                        readonly id?: unknown;
+                        id?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly building?: unknown;
+                        building?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly estateId?: unknown;
+                        estateId?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly priceChangeHistory?: unknown;
+                        priceChangeHistory?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly createdAt?: unknown;
+                        createdAt?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly updatedAt?: unknown;
+                        updatedAt?: unknown;
                     }[];
                 };
             };
@@ -3920,15 +3932,15 @@ export interface operations {
                         }[];
                         externalUrl?: string | null;
                         /** @description Server-managed; ignored when sent */
-                        readonly building?: unknown;
+                        building?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly estateId?: unknown;
+                        estateId?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly priceChangeHistory?: unknown;
+                        priceChangeHistory?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly createdAt?: unknown;
+                        createdAt?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly updatedAt?: unknown;
+                        updatedAt?: unknown;
                     } & (unknown | unknown))[];
                 };
             };
@@ -4039,17 +4051,17 @@ export interface operations {
                         }[];
                         externalUrl?: string | null;
                         /** @description Server-managed; ignored when sent */
-                        readonly id?: unknown;
+                        id?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly building?: unknown;
+                        building?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly estateId?: unknown;
+                        estateId?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly priceChangeHistory?: unknown;
+                        priceChangeHistory?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly createdAt?: unknown;
+                        createdAt?: unknown;
                         /** @description Server-managed; ignored when sent */
-                        readonly updatedAt?: unknown;
+                        updatedAt?: unknown;
                     }[];
                 };
             };
@@ -4258,17 +4270,17 @@ export interface operations {
                     }[];
                     externalUrl?: string | null;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly building?: unknown;
+                    building?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly estateId?: unknown;
+                    estateId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly priceChangeHistory?: unknown;
+                    priceChangeHistory?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -4519,27 +4531,27 @@ export interface operations {
                     /** @description NEW, IN_PROGRESS, WON, LOST or SPAM (complete list) */
                     status?: "NEW" | "IN_PROGRESS" | "WON" | "LOST" | "SPAM";
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly name?: unknown;
+                    name?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly email?: unknown;
+                    email?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly referralUserId?: unknown;
+                    referralUserId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly referralUser?: unknown;
+                    referralUser?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly estateId?: unknown;
+                    estateId?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly apartmentIds?: unknown;
+                    apartmentIds?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly phoneNumber?: unknown;
+                    phoneNumber?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly info?: unknown;
+                    info?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly updatedAt?: unknown;
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -4854,6 +4866,10 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6961,11 +6977,11 @@ export interface operations {
                     /** @description true re-enables a disabled endpoint and clears disabledReason */
                     enabled?: boolean;
                     /** @description Server-managed; ignored when sent */
-                    readonly id?: unknown;
+                    id?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly createdAt?: unknown;
+                    createdAt?: unknown;
                     /** @description Server-managed; ignored when sent */
-                    readonly disabledReason?: unknown;
+                    disabledReason?: unknown;
                 };
             };
         };
