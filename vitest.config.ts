@@ -3,10 +3,15 @@ import { defineConfig } from 'vitest/config';
 // test/postgres holds faults of a PostgreSQL deployment (the server going away); it runs in the
 // PostgreSQL pass only, so `npm test` needs nothing but Node.js.
 const postgres = process.env.TEST_DATABASE === 'postgres';
+// test/contract walks the whole OpenAPI document through Stoplight Prism (about 2-3 minutes on a busy
+// 2-core machine): its own script, `npm run test:contract`, which .ci/run runs on both engines.
+const contract = process.env.TEST_CONTRACT === '1';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts', ...(postgres ? ['test/postgres/**/*.test.ts'] : [])],
+    include: contract
+      ? ['test/contract/**/*.test.ts']
+      : ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts', ...(postgres ? ['test/postgres/**/*.test.ts'] : [])],
     // PGlite instances are memory-hungry WASM; two workers match the two cores of CI.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

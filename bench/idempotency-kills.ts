@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     ADMIN_TOKEN: ADMIN,
     NODE_ENV: 'test',
     TEST_FAULTS: 'true',
-    ALLOW_PRIVATE_ASSET_URLS: 'true',
+    ALLOW_PRIVATE_URLS: 'true',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_KEY_MAX: '1000000',
     RATE_LIMIT_ANONYMOUS_MAX: '1000000',

@@ -109,7 +109,7 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-webhooks-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
   const receiver = await startReceiver();
-  const env = { ...benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url), ALLOW_PRIVATE_ASSET_URLS: 'true', ...(pg ? { DATABASE_DIRECT_URL: pg.directUrl } : {}) };
+  const env = { ...benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url), ALLOW_PRIVATE_URLS: 'true', ...(pg ? { DATABASE_DIRECT_URL: pg.directUrl } : {}) };
   const app = await spawnServer([path.join(projectRoot, 'dist/src/server.js')], env);
   try {
     const newBuilding = async () => {

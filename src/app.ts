@@ -17,6 +17,7 @@ import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
+import { webhooksRepository } from './modules/webhooks/repository.js';
 import { DeliveryWorker } from './modules/webhooks/worker.js';
 import { Metrics, installMetrics, meteredBlobStore } from './observability/metrics.js';
 import { type Services, createServices } from './services.js';
@@ -51,6 +52,8 @@ export interface RouteEntry {
   publishable: boolean;
   /** The key scope a partner route needs, when not the default (read for GET, write otherwise). */
   scope?: string | undefined;
+  /** Left out of the OpenAPI document (a deprecated alias, the document itself). */
+  hidden: boolean;
 }
 
 declare module 'fastify' {
@@ -110,6 +113,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
         idempotent: config.idempotent === true,
         publishable: config.publishable === true,
         scope: config.scope,
+        hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true,
       });
     }
   });
@@ -141,6 +145,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   installCompression(app);
   if (metrics && config.metricsToken) {
     metrics.watch(deps.db, () => app.services.addons.publicCache.stats);
+    metrics.watchWebhookQueue(() => webhooksRepository.queueStats(deps.db));
     installMetrics(app, metrics, config.metricsToken);
   }
 
@@ -170,7 +175,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   await registerModules(app);
 
   // Every instance delivers webhooks (claims never overlap; see modules/webhooks/repository.ts).
-  const webhookWorker = new DeliveryWorker(deps.db, config, app.log);
+  const webhookWorker = new DeliveryWorker(deps.db, config, app.log, metrics && ((outcome) => metrics.webhookDeliveries.inc({ outcome })));
   app.addHook('onReady', () => webhookWorker.start());
   app.addHook('onClose', () => webhookWorker.stop());
 

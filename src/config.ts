@@ -22,7 +22,11 @@ export interface Config {
   adminToken: string | undefined;
   redisUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  allowPrivateAssetUrls: boolean;
+  /**
+   * ALLOW_PRIVATE_URLS (old name ALLOW_PRIVATE_ASSET_URLS): URLs the service fetches or posts to may be
+   * private, loopback or link-local: asset URLs and webhook endpoints. For tests and local development only.
+   */
+  allowPrivateUrls: boolean;
   storage: { driver: 'disk' } | ({ driver: 's3' } & S3StoreOptions);
   rateLimit: {
     /** Requests per window for one API key. */
@@ -69,6 +73,7 @@ export const CONFIG_VARIABLES = [
   'ADMIN_TOKEN',
   'REDIS_URL',
   'LOG_LEVEL',
+  'ALLOW_PRIVATE_URLS',
   'ALLOW_PRIVATE_ASSET_URLS',
   'STORAGE_DRIVER',
   'S3_BUCKET',
@@ -112,6 +117,16 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** ALLOW_PRIVATE_URLS, or its old name ALLOW_PRIVATE_ASSET_URLS (still read); both set must agree. */
+function allowPrivateUrls(env: Env): boolean {
+  const current = env.ALLOW_PRIVATE_URLS !== undefined && env.ALLOW_PRIVATE_URLS !== '' ? bool(env, 'ALLOW_PRIVATE_URLS', false) : undefined;
+  const old = env.ALLOW_PRIVATE_ASSET_URLS !== undefined && env.ALLOW_PRIVATE_ASSET_URLS !== '' ? bool(env, 'ALLOW_PRIVATE_ASSET_URLS', false) : undefined;
+  if (current !== undefined && old !== undefined && current !== old) {
+    throw new ConfigError(`ALLOW_PRIVATE_URLS (${current}) and its old name ALLOW_PRIVATE_ASSET_URLS (${old}) disagree; set only ALLOW_PRIVATE_URLS`);
+  }
+  return current ?? old ?? false;
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -228,7 +243,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
-    allowPrivateAssetUrls: bool(env, 'ALLOW_PRIVATE_ASSET_URLS', false),
+    allowPrivateUrls: allowPrivateUrls(env),
     storage,
     rateLimit: {
       keyMax: int(env, 'RATE_LIMIT_KEY_MAX', 1200, 1, 1_000_000_000),

@@ -383,6 +383,13 @@ export interface WebhookEvents {
   type: string;
 }
 
+export interface WebhookRetiredSecrets {
+  endpointId: string;
+  expiresAt: string;
+  organizationId: string;
+  secret: string;
+}
+
 export interface DB {
   addonStates: AddonStates;
   apartments: Apartments;
@@ -411,4 +418,5 @@ export interface DB {
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;
   webhookEvents: WebhookEvents;
+  webhookRetiredSecrets: WebhookRetiredSecrets;
 }

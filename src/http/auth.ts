@@ -51,14 +51,15 @@ export function installAuth(app: FastifyInstance, deps: { organizations: Organiz
       // On a public route a publishable key is an anonymous visitor: the public view, never the owner's.
       if (mode === 'public') return;
       request.auth = auth;
-      const readable = request.routeOptions.config?.publishable === true && (request.method === 'GET' || request.method === 'HEAD');
+      const config = request.routeOptions.config;
+      const readable = (config?.publishable === true || config?.scope === 'any') && (request.method === 'GET' || request.method === 'HEAD');
       if (!readable) throw new AppError('forbidden', 'A publishable key reads only what a public page shows; this route needs a read or write key');
       return;
     }
     request.auth = auth;
     if (mode === 'partner') {
       const needed = request.routeOptions.config?.scope ?? (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
-      if (!auth.scopes.includes(needed)) throw new AppError('forbidden', `This API key lacks the ${needed} scope`);
+      if (needed !== 'any' && !auth.scopes.includes(needed)) throw new AppError('forbidden', `This API key lacks the ${needed} scope`);
     }
   });
 }

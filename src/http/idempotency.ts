@@ -15,12 +15,12 @@ const PURGE_EVERY_MS = 60_000;
 /** Headers a replay repeats; the rest (request id, rate-limit counters) describe the new request. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
 /**
- * Answers that say "try again" rather than "this is the result": releasing the key lets the retry run.
- * Every other 4xx is stored and replayed, so a retry sees the same verdict as the first attempt.
+ * Only what ran is stored: a 2xx. Every refusal (400/401/403/404/409/413/422/429 — validation, auth, a
+ * missing parent, a conflict) is answered before the operation took effect: its work, if any, is rolled
+ * back with the request's transaction, so nothing ran and the key is released. The client fixes the
+ * request and retries with the same key (shared/DECISIONS.md, "Corrections"). A 5xx releases it too.
  */
-const released = (status: number) => status >= 500 || status === 409 || status === 429;
-/** The savepoint right after the claim: a stored verdict (4xx) keeps the claim and its answer, none of the work. */
-const WORK_SAVEPOINT = 'idempotent_work';
+const stored = (status: number) => status >= 200 && status < 300;
 
 interface Claim {
   scope: string;
@@ -105,7 +105,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       ...headers.properties,
       'idempotency-key': {
         type: 'string',
-        description: `One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for ${KEEP_HOURS} h; a different request with the key is 422, and 409 while the first is still running.`,
+        description: `One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for ${KEEP_HOURS} h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running.`,
       },
     };
     route.schema = { ...schema, headers } as typeof route.schema;
@@ -135,7 +135,6 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const row = await lookUp(tx, scope, key);
     if (row && !row.expired) throw sameRequest(row, request, print) ? busy() : misused();
     if (row) await q(tx).deleteFrom('idempotencyKeys').where('scope', '=', scope).where('idempotencyKey', '=', key).execute();
-    await tx.query(`SAVEPOINT ${WORK_SAVEPOINT}`);
   };
 
   const replay = (reply: FastifyReply, row: KeyRow) => {
@@ -187,10 +186,10 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload.toString() : undefined;
     // onSend of a reply sent by the handler runs inside its bound work; the answer is stored outside it.
     return boundWork.exit(async () => {
-      // A request body the client aborted gets no verdict to replay: the retry runs.
-      if (released(status) || body === undefined || request.raw.readableAborted) {
+      // A refusal, a failure or a request body the client aborted: nothing ran, nothing is kept; the retry runs.
+      if (!stored(status) || body === undefined || request.raw.readableAborted) {
         await claimed.work.end();
-        if (body === undefined && status < 300) throw new Error('An idempotent answer must be a string or a buffer to be stored');
+        if (body === undefined && stored(status)) throw new Error('An idempotent answer must be a string or a buffer to be stored');
         return payload;
       }
       const headers: Record<string, string> = {};
@@ -215,28 +214,14 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
           });
         return (ignoreConflict ? insert.onConflict((oc) => oc.doNothing()) : insert).execute();
       };
-      if (status < 300) {
-        // The work and its answer commit together; when that fails, the error handler answers 5xx
-        // instead and nothing of the request is kept.
-        const stored = await claimed.work.end(async (tx) => {
-          await fault(request, 'terminate-before-answer', tx);
-          await store(tx);
-        });
-        if (!stored) await store(db, true); // no database work: only the answer to keep
-        await fault(request, 'hold-after-commit');
-        return payload;
-      }
-      // A verdict (404, 413, 422…): the claim and the answer are kept, any work of the request is not.
-      try {
-        const stored = await claimed.work.end(async (tx) => {
-          await tx.query(`ROLLBACK TO SAVEPOINT ${WORK_SAVEPOINT}`);
-          await store(tx);
-        });
-        if (!stored) await store(db, true);
-      } catch (err) {
-        // Nothing of the request was kept, so a retry simply runs again.
-        request.log.error({ err }, 'idempotency response could not be stored');
-      }
+      // The work and its answer commit together; when that fails, the error handler answers 5xx
+      // instead and nothing of the request is kept.
+      const committed = await claimed.work.end(async (tx) => {
+        await fault(request, 'terminate-before-answer', tx);
+        await store(tx);
+      });
+      if (!committed) await store(db, true); // no database work: only the answer to keep
+      await fault(request, 'hold-after-commit');
       return payload;
     });
   };

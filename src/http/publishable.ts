@@ -94,7 +94,7 @@ declare module 'fastify' {
 /**
  * What a public page must not show, removed from any object of an answer to a publishable key:
  * - an apartment (recognised by its `priceChangeHistory`): its price history, the integration's
- *   `externalId`, `source` and `lastSynchronizedAt`, and its price when `showPrice` is false;
+ *   `externalId`, `source` and `lastSynchronizedAt`, and its price when `showPrice` is false or it is HIDDEN;
  * - an estate: who activated it by hand (`manuallyActivatedById`, a dashboard user);
  * - a panorama comment: its author's e-mail.
  * The fields stay, with empty values, so an answer still matches the one schema of its route.
@@ -113,7 +113,8 @@ export function publicView(value: unknown): void {
     o.externalId = null;
     o.source = null;
     o.lastSynchronizedAt = null;
-    if (o.showPrice === false) o.priceCents = null;
+    // A HIDDEN apartment is a shape without details on the public page: its price is hidden like showPrice: false.
+    if (o.showPrice === false || o.status === 'HIDDEN') o.priceCents = null;
   }
   if ('manuallyActivatedById' in o) o.manuallyActivatedById = null;
   const author = o.authorData;
@@ -175,7 +176,9 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
     if (sendHeaders(request, reply, etag)) {
       reply.code(304);
+      // A 304 has no body, so no content headers (a proxy that reads Content-Type would parse nothing as JSON).
       reply.removeHeader('content-length');
+      reply.removeHeader('content-type');
       return '';
     }
     // The compression hook (after this one) makes each encoding once and keeps it with the answer.

@@ -9,6 +9,7 @@ import { findUnstorableText } from './validation.js';
 /** Cross-cutting request hygiene: request-id echo, security headers, text that cannot be stored, CORS, unread bodies. */
 export function installRequestGuards(app: FastifyInstance, config: Readonly<Config>): void {
   trackConnections(app.server);
+  acceptEmptyJson(app);
   // Callback hooks, not async ones: they run on every request and never wait, so they cost no promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -40,6 +41,20 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
     }
     done(null, payload);
   });
+}
+
+/**
+ * `Content-Type: application/json` with an empty body is a request without a body, as many HTTP clients
+ * send every POST: a body-less POST (rotate-secret, retry) is answered, not refused as "empty JSON".
+ * A route that needs a body still refuses it (400, the body must be a JSON object). Anything else goes
+ * to Fastify's own parser unchanged (same limits, same prototype-poisoning checks).
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parse(request, body as string, done),
+  );
 }
 
 /** CORS preflight for any path: answered 204 here, before authentication or rate limiting. True when answered. */

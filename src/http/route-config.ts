@@ -19,8 +19,11 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    /** Scope the partner key needs; defaults to read for GET/HEAD and write otherwise. */
-    scope?: ApiKeyScope;
+    /**
+     * Scope the partner key needs; defaults to read for GET/HEAD and write otherwise. `any`: every valid
+     * key, publishable ones included (what a key may do: GET /api-keys/current); never cached or masked.
+     */
+    scope?: ApiKeyScope | 'any';
     /**
      * A GET a publishable key may call: it reads only what a public page shows, and the answer is
      * masked and made cacheable for such a key (src/http/publishable.ts). Every other partner route

@@ -10,6 +10,9 @@ const bodyAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes:
 const queryAjv = addFormats.default(new Ajv.default({ ...ajvOptions, coerceTypes: true, useDefaults: true }));
 for (const ajv of [bodyAjv, queryAjv]) {
   ajv.addKeyword({ keyword: 'x-ignored' });
+  // Documentation only (a oneOf of required lists in the OpenAPI document); the service enforces it with a clearer 422.
+  ajv.addKeyword({ keyword: 'x-exactly-one' });
+  ajv.addKeyword({ keyword: 'x-format' });
   ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
 }
 

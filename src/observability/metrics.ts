@@ -13,10 +13,8 @@ import type { BlobStore } from '../storage/blob-store.js';
  * Labels hold only bounded values: route patterns (`/api/v1/estate/:id`, never the URL), status
  * classes, fixed enumerations. Never an id, a key or a client address.
  *
- * Extension point: a module with state worth watching registers its own instruments on `registry`
- * (a Gauge with `collect()` for values read at scrape time). The webhook outbox, once it exists,
- * adds `webhook_queue_depth`, `webhook_deliveries_total{outcome}` and
- * `webhook_oldest_pending_age_seconds` here the same way.
+ * State worth watching is read at scrape time by a Gauge's `collect()` (the pool, the webhook queue);
+ * events are counted as they happen (requests, webhook deliveries).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -71,8 +69,47 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook attempts this instance sent, by outcome: succeeded, retrying (failed, another attempt queued), gave_up (the last attempt failed), disabled (the endpoint was disabled: 410 or 3 days failing)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // Every outcome from 0, so a rate() or an alert has a series before the first delivery.
+    for (const outcome of ['succeeded', 'retrying', 'gave_up', 'disabled']) this.webhookDeliveries.inc({ outcome }, 0);
+  }
+
+  /**
+   * The webhook outbox, read from the database at scrape time: the same values on every instance
+   * (aggregate with max, not sum). A scrape whose query fails reports nothing for these series.
+   */
+  watchWebhookQueue(stats: () => Promise<{ due: number; scheduled: number; held: number; oldestDueSeconds: number }>): void {
+    const read = () => stats().catch(() => undefined);
+    new Gauge({
+      name: 'webhook_queue_depth',
+      help: 'Pending webhook attempts of every organization, by state: due (to be sent now), scheduled (retries waiting for their time), held (their endpoint is disabled)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const s = await read();
+        if (!s) return;
+        this.set({ state: 'due' }, s.due);
+        this.set({ state: 'scheduled' }, s.scheduled);
+        this.set({ state: 'held' }, s.held);
+      },
+    });
+    new Gauge({
+      name: 'webhook_oldest_pending_age_seconds',
+      help: 'How long the oldest due webhook attempt has waited since it fell due (0 when none is due): the delivery lag',
+      registers: [this.registry],
+      async collect() {
+        const s = await read();
+        if (s) this.set(s.oldestDueSeconds);
+      },
+    });
   }
 
   /** Pool gauges and the public document cache's counters, read at scrape time. */

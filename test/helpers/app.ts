@@ -61,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
-    ALLOW_PRIVATE_ASSET_URLS: 'true',
+    ALLOW_PRIVATE_URLS: 'true',
     ...options.env,
   });
   const storage = options.storage ? options.storage(dataDir) : new DiskBlobStore(path.join(dataDir, 'files'));

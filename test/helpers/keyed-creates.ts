@@ -25,7 +25,7 @@ export interface Seed {
   investmentSectionId: string;
   downloadsGroupId: string;
   imageAssetId: string;
-  /** A URL the server may download an image from (ALLOW_PRIVATE_ASSET_URLS=true). */
+  /** A URL the server may download an image from (ALLOW_PRIVATE_URLS=true). */
   remoteSrc: string;
 }
 

@@ -60,7 +60,7 @@ describe('registering an asset by URL', () => {
   beforeAll(async () => {
     base = await origin.listen();
     allowed = await createTestApp({ env: { ALLOW_PRIVATE_ASSET_URLS: 'true' } });
-    strict = await createTestApp({ env: { ALLOW_PRIVATE_ASSET_URLS: 'false' } });
+    strict = await createTestApp({ env: { ALLOW_PRIVATE_URLS: 'false' } });
     a = await allowed.createOrg();
     s = await strict.createOrg();
   });

@@ -22,7 +22,7 @@ describe(`a kill between commit and answer, on ${TEST_DATABASE}`, () => {
       ADMIN_TOKEN,
       NODE_ENV: 'test',
       TEST_FAULTS: 'true',
-      ALLOW_PRIVATE_ASSET_URLS: 'true',
+      ALLOW_PRIVATE_URLS: 'true',
       LOG_LEVEL: 'info',
     });
   }, 120_000);

@@ -90,14 +90,42 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(later.headers['idempotent-replayed']).toBe('true');
   });
 
-  it('stores and replays a 4xx verdict, but releases the key after a 409 so a retry can run', async () => {
+  it("keeps no refusal: the README's upsert answers 422, the fixed request with the same key runs (issue 25)", async () => {
+    const { building } = await createProject(t, a.key);
+    const upsert = (apartments: unknown[]) => post('/api/v1/apartment/upsert', a.key, { buildingId: building.id, apartments }, 'pricelist-2026-11-23');
+    // As in the README: A-102 is new, so it needs a name.
+    const refused = await upsert([
+      { externalId: 'A-101', name: 'A 1.01', priceCents: 41500000, status: 'ACTIVE' },
+      { externalId: 'A-102', priceCents: 39900000 },
+    ]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toContain('apartments[1].name is required');
+    const fixed = [
+      { externalId: 'A-101', name: 'A 1.01', priceCents: 41500000, status: 'ACTIVE' },
+      { externalId: 'A-102', name: 'A 1.02', priceCents: 39900000 },
+    ];
+    const ran = await upsert(fixed);
+    expect(ran.statusCode).toBe(200);
+    expect(ran.headers['idempotent-replayed']).toBeUndefined();
+    expect(ran.json()).toMatchObject({ created: 2, updated: 0 });
+    // What ran is kept: the same request replays it, a different one is a misuse of the key.
+    const replay = await upsert(fixed);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(ran.body);
+    expect((await upsert([{ externalId: 'A-103', name: 'A 1.03' }])).statusCode).toBe(422);
+  });
+
+  it('keeps no 404, 409 or 403 either: each retry with the key runs again', async () => {
     const missing = '01890000-0000-7000-8000-000000000000';
     const first = await post('/api/v1/building', a.key, { name: 'B', estateId: missing }, 'key-404');
     expect(first.statusCode).toBe(404);
     const again = await post('/api/v1/building', a.key, { name: 'B', estateId: missing }, 'key-404');
     expect(again.statusCode).toBe(404);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toBe(first.body);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    // The parent exists now: the same key creates.
+    const { estate } = await createProject(t, a.key);
+    const created = await post('/api/v1/building', a.key, { name: 'B', estateId: estate.id }, 'key-404b');
+    expect(created.statusCode).toBe(201);
 
     const name = `Conflict ${++n}`;
     expect((await post('/api/v1/estate', a.key, { name })).statusCode).toBe(201);
@@ -106,6 +134,13 @@ describe('Idempotency-Key on creating POSTs', () => {
     const retry = await post('/api/v1/estate', a.key, { name }, 'key-409');
     expect(retry.statusCode).toBe(409);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const renamed = await post('/api/v1/estate', a.key, { name: `${name} bis` }, 'key-409');
+    expect(renamed.statusCode).toBe(201);
+
+    const readOnly = await t.issueKey(a.id, ['read']);
+    expect((await post('/api/v1/estate', readOnly.key, { name: `Forbidden ${n}` }, 'key-403')).statusCode).toBe(403);
+    const rows = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM idempotency_keys WHERE idempotency_key IN ('key-404', 'key-403')`);
+    expect(rows[0]!.n).toBe('0');
   });
 
   it('releases the key after a 5xx so the retry runs again', async () => {

@@ -218,12 +218,22 @@ describe('apartment lists: kept, compressed, tagged', () => {
     });
     expect(patched.statusCode, patched.body).toBe(200);
     expect((await t.request({ method: 'PATCH', url: `/api/v1/apartment/${items[1].id}`, key: org.key, body: { priceCents: 5555 } })).statusCode).toBe(200);
+    // HIDDEN with showPrice true: its price is hidden from a publishable key all the same.
+    const hidden = await t.request({
+      method: 'PATCH',
+      url: `/api/v1/apartment/${items[2].id}`,
+      key: org.key,
+      body: { status: 'HIDDEN', showPrice: true, priceCents: 7777 },
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
     const full = (await list({ limit: '3' })).json();
     expect(full.items[1].priceChangeHistory.length).toBeGreaterThan(0);
     publicView(full);
     const masked = await t.request({ method: 'GET', url: '/api/v1/apartment', key: pub, query: { buildingId, limit: '3' } });
     expect(masked.json()).toEqual(full);
     expect(masked.json().items[1]).toMatchObject({ priceCents: null, externalId: null, source: null, lastSynchronizedAt: null, priceChangeHistory: [] });
+    expect(masked.json().items[2]).toMatchObject({ status: 'HIDDEN', showPrice: true, priceCents: null });
+    expect(masked.body).not.toContain('7777');
     expect(masked.headers['cache-control']).toBe('public, max-age=30');
   });
 

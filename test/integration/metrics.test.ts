@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestApp, createTestApp } from '../helpers/app.js';
 import { TEST_DATABASE } from '../helpers/database.js';
 import { createEstate } from '../helpers/factories.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 import { multipart, png } from './assets-fixtures.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -46,6 +47,8 @@ describe('GET /metrics', () => {
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     return parse(res.body);
   };
+  const samples = (all: Sample[], name: string, labels: Record<string, string> = {}) =>
+    all.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   const sum = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
     samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);
 
@@ -140,5 +143,63 @@ describe('GET /metrics', () => {
     const again = await scrape();
     expect(sum(again, 'public_read_cache_requests_total', { result: 'hit' })).toBe(1);
     expect(sum(again, 'http_requests_total', { route: '/metrics' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows the webhook queue: depth by state, deliveries by outcome, the oldest due attempt’s wait (issue 25)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const before = await scrape();
+      for (const state of ['due', 'scheduled', 'held']) expect(samples(before, 'webhook_queue_depth', { state })).toHaveLength(1);
+      for (const outcome of ['succeeded', 'retrying', 'gave_up', 'disabled']) expect(samples(before, 'webhook_deliveries_total', { outcome })).toHaveLength(1);
+      const org = await t.createOrg();
+      const hook = async (path: string) => {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          key: org.key,
+          body: { url: `${receiver.url}${path}`, events: ['estate.updated'] },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json().id as string;
+      };
+      const ok = await hook('/ok');
+      const gone = await hook('/gone');
+      receiver.answer = (r) => ({ status: r.path === '/gone' ? 410 : 204 });
+      const estate = await createEstate(t, org.key);
+      expect((await t.request({ method: 'PATCH', url: `/api/v1/estate/${estate.id}`, key: org.key, body: { description: 'x' } })).statusCode).toBe(200);
+      const deadline = Date.now() + 20_000;
+      let now = await scrape();
+      while (sum(now, 'webhook_deliveries_total', { outcome: 'succeeded' }) < 1 || sum(now, 'webhook_deliveries_total', { outcome: 'disabled' }) < 1) {
+        if (Date.now() > deadline) throw new Error('the deliveries were not counted');
+        await new Promise((r) => setTimeout(r, 50));
+        now = await scrape();
+      }
+      expect(sum(now, 'webhook_deliveries_total', { outcome: 'succeeded' })).toBe(1);
+      expect(sum(now, 'webhook_deliveries_total', { outcome: 'disabled' })).toBe(1);
+      expect(sum(now, 'webhook_queue_depth', { state: 'due' })).toBe(0);
+      expect(sum(now, 'webhook_oldest_pending_age_seconds')).toBe(0);
+
+      // Attempts waiting: one due for 90 s (a stalled queue), one retry due later, one of the disabled endpoint.
+      const events = await t.db.query<{ id: string }>('SELECT id FROM webhook_events WHERE organization_id = $1 LIMIT 1', [org.id]);
+      // Each is leased for an hour, as by a worker that stalled, so this app's own worker leaves them alone.
+      const queue = (id: string, endpoint: string, due: string) =>
+        t.db.query(
+          `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, attempt, due_at, lease_until)
+           VALUES ($1, $2, $3, $4, 2, now() + $5::interval, now() + interval '1 hour')`,
+          [id, org.id, endpoint, events[0]!.id, due],
+        );
+      await queue('01900000-0000-7000-8000-0000000000a1', ok, '-90 seconds');
+      await queue('01900000-0000-7000-8000-0000000000a2', ok, '1 hour');
+      await queue('01900000-0000-7000-8000-0000000000a3', gone, '-1 second');
+      const waiting = await scrape();
+      expect(sum(waiting, 'webhook_queue_depth', { state: 'due' })).toBe(1);
+      expect(sum(waiting, 'webhook_queue_depth', { state: 'scheduled' })).toBe(1);
+      expect(sum(waiting, 'webhook_queue_depth', { state: 'held' })).toBe(1);
+      const age = sum(waiting, 'webhook_oldest_pending_age_seconds');
+      expect(age).toBeGreaterThanOrEqual(90);
+      expect(age).toBeLessThan(600);
+    } finally {
+      await receiver.close();
+    }
   });
 });

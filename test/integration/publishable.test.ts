@@ -335,5 +335,21 @@ describe('publishable keys, key management and the slug lookup', () => {
       expect((await t.request({ method: 'GET', url: `/api/v1/estates/by-slug/${'x'.repeat(201)}` })).statusCode).toBe(404);
       expect((await t.request({ method: 'GET', url: '/api/v1/estates/by-slug/anything', key: 'epk_pub_wrong' })).statusCode).toBe(401);
     });
+
+    it('answers at /api/v1/estate-slugs/{slug} with 304 for its ETag; the old path is a hidden, deprecated alias (issue 25)', async () => {
+      const estate = (await t.request({ method: 'GET', url: `/api/v1/estate/${project.estate.id}`, key: a.key })).json();
+      const res = await t.request({ method: 'GET', url: `/api/v1/estate-slugs/${estate.slug}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ id: estate.id, slug: estate.slug, name: estate.name });
+      const again = await t.request({ method: 'GET', url: `/api/v1/estate-slugs/${estate.slug}`, headers: { 'if-none-match': res.headers.etag as string } });
+      expect(again.statusCode).toBe(304);
+      const old = await t.request({ method: 'GET', url: `/api/v1/estates/by-slug/${estate.slug}` });
+      expect(old.body).toBe(res.body);
+      expect(old.headers.deprecation).toBe('true');
+      expect(old.headers.link).toBe(`</api/v1/estate-slugs/${estate.slug}>; rel="successor-version"`);
+      const doc = t.app.swagger() as { paths: Record<string, unknown> };
+      expect(Object.keys(doc.paths).filter((p) => p.includes('by-slug'))).toEqual([]);
+      expect(doc.paths['/api/v1/estate-slugs/{slug}']).toBeDefined();
+    });
   });
 });

@@ -63,7 +63,7 @@ describe(`server process on ${TEST_DATABASE}: logs and restarts`, () => {
     const origin = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png()));
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => origin.close(resolve)));
-    const env = await freshEnv({ LOG_LEVEL: 'trace', ALLOW_PRIVATE_ASSET_URLS: 'true' });
+    const env = await freshEnv({ LOG_LEVEL: 'trace', ALLOW_PRIVATE_URLS: 'true' });
     const server = startServerChild(env, await freePort());
     stopOnCleanup(server);
     await waitReady(server);

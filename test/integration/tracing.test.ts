@@ -62,7 +62,7 @@ describe('OpenTelemetry traces', () => {
     const env: Record<string, string | undefined> = {
       DATA_DIR: dataDir,
       ADMIN_TOKEN,
-      ALLOW_PRIVATE_ASSET_URLS: 'true',
+      ALLOW_PRIVATE_URLS: 'true',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       LOG_LEVEL: 'warn',
     };

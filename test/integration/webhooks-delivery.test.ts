@@ -267,4 +267,49 @@ describe('webhook delivery', () => {
     expect(new Webhook(secret).verify(req!.body, req!.headers)).toMatchObject({ type: 'estate.updated' });
     expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(req!.body, req!.headers)).toThrow();
   });
+
+  it('rotating twice keeps both rotated-out secrets signing until their own 24 hours end (issue 25)', async () => {
+    const rotate = () =>
+      t.request({ method: 'POST', url: `/api/v1/webhooks/${endpointId}/rotate-secret`, key: org.key, headers: { 'content-type': 'application/json' } });
+    const first = await rotate();
+    expect(first.statusCode, first.body).toBe(200);
+    // The first rotated-out secret is 23 hours old when the second rotation comes.
+    await t.db.query(`UPDATE webhook_retired_secrets SET expires_at = now() + interval '1 hour' WHERE endpoint_id = $1`, [endpointId]);
+    const second = await rotate();
+    expect(second.statusCode, second.body).toBe(200);
+    const secrets = [secret, first.json().secret as string, second.json().secret as string];
+    const sendOne = async (description: string) => {
+      receiver.received.length = 0;
+      await createEstate(t, org.key).then((e) => t.request({ method: 'PATCH', url: `/api/v1/estate/${e.id}`, key: org.key, body: { description } }));
+      await waitForType('estate.updated');
+      return mine()[0]!;
+    };
+    const during = await sendOne('three secrets');
+    expect(during.headers['webhook-signature']!.split(' ')).toHaveLength(3);
+    for (const s of secrets) expect(new Webhook(s).verify(during.body, during.headers)).toMatchObject({ type: 'estate.updated' });
+    // The first rotated-out secret's 24 hours end; the second's go on.
+    await t.db.query(
+      `UPDATE webhook_retired_secrets SET expires_at = now() - interval '1 second' WHERE endpoint_id = $1 AND expires_at < now() + interval '2 hours'`,
+      [endpointId],
+    );
+    const after = await sendOne('two secrets');
+    expect(after.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(secret).verify(after.body, after.headers)).toThrow();
+    for (const s of secrets.slice(1)) expect(new Webhook(s).verify(after.body, after.headers)).toMatchObject({ type: 'estate.updated' });
+  });
+
+  it('at most 10 rotated-out secrets sign at once: one more rotation within their 24 hours is 409', async () => {
+    for (let i = 0; i < 10; i++) {
+      expect((await t.request({ method: 'POST', url: `/api/v1/webhooks/${endpointId}/rotate-secret`, key: org.key })).statusCode).toBe(200);
+    }
+    const refused = await t.request({ method: 'POST', url: `/api/v1/webhooks/${endpointId}/rotate-secret`, key: org.key });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('10 rotated-out secrets');
+    // Once one has expired, rotating works again.
+    await t.db.query(
+      `UPDATE webhook_retired_secrets SET expires_at = now() - interval '1 second' WHERE endpoint_id = $1 AND expires_at = (SELECT min(expires_at) FROM webhook_retired_secrets WHERE endpoint_id = $1)`,
+      [endpointId],
+    );
+    expect((await t.request({ method: 'POST', url: `/api/v1/webhooks/${endpointId}/rotate-secret`, key: org.key })).statusCode).toBe(200);
+  });
 });

@@ -27,7 +27,7 @@ describe(`webhook outbox across SIGKILL on ${TEST_DATABASE}`, () => {
     receiver = await startReceiver();
     servers = await serverProcesses('pps-webhook-durable-', {
       ADMIN_TOKEN,
-      ALLOW_PRIVATE_ASSET_URLS: 'true',
+      ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms,800ms,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
       WEBHOOK_TIMEOUT_MS: '1000',
     });

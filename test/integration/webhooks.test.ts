@@ -97,8 +97,8 @@ describe('webhook endpoints API', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/webhooks', key: a.key })).json().length).toBe(before + 1);
   });
 
-  it('refuses private and loopback addresses unless ALLOW_PRIVATE_ASSET_URLS', async () => {
-    const strict = await createTestApp({ env: { ALLOW_PRIVATE_ASSET_URLS: 'false' } });
+  it('refuses private and loopback addresses unless ALLOW_PRIVATE_URLS', async () => {
+    const strict = await createTestApp({ env: { ALLOW_PRIVATE_URLS: 'false' } });
     try {
       const org = await strict.createOrg();
       const target = { method: 'POST' as const, url: '/api/v1/webhooks', key: org.key };
@@ -108,6 +108,22 @@ describe('webhook endpoints API', () => {
       expect((await strict.request({ method: 'GET', url: '/api/v1/webhooks', key: org.key })).json()).toEqual([]);
     } finally {
       await strict.close();
+    }
+  });
+
+  // Every other test app here runs with ALLOW_PRIVATE_URLS=true and a loopback receiver (test/helpers/app.ts).
+  it('ALLOW_PRIVATE_ASSET_URLS, the old name of ALLOW_PRIVATE_URLS, still opens webhook targets to loopback', async () => {
+    const envs: Array<Record<string, string>> = [{ ALLOW_PRIVATE_URLS: '', ALLOW_PRIVATE_ASSET_URLS: 'true' }];
+    for (const env of envs) {
+      const open = await createTestApp({ env });
+      try {
+        expect(open.config.allowPrivateUrls).toBe(true);
+        const org = await open.createOrg();
+        const res = await open.request({ method: 'POST', url: '/api/v1/webhooks', key: org.key, body: { url: `${receiver.url}/local`, events: ['*'] } });
+        expect(res.statusCode, JSON.stringify(env)).toBe(201);
+      } finally {
+        await open.close();
+      }
     }
   });
 

@@ -18,7 +18,7 @@ describe('webhook delivery by two instances (PostgreSQL)', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    ({ apps, dbs, close } = await createInstances(2, { ALLOW_PRIVATE_ASSET_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms' }));
+    ({ apps, dbs, close } = await createInstances(2, { ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '50ms,100ms' }));
   });
   afterAll(async () => {
     await close();

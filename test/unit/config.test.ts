@@ -54,6 +54,13 @@ describe('loadConfig', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined();
   });
 
+  it('reads ALLOW_PRIVATE_URLS, and its old name ALLOW_PRIVATE_ASSET_URLS when it is not set', () => {
+    expect(loadConfig({}).allowPrivateUrls).toBe(false);
+    expect(loadConfig({ ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_ASSET_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_URLS: 'false', ALLOW_PRIVATE_ASSET_URLS: 'false' }).allowPrivateUrls).toBe(false);
+  });
+
   it('lists every variable it reads in CONFIG_VARIABLES', () => {
     const read = new Set<string>();
     const base = { STORAGE_DRIVER: 's3', S3_BUCKET: 'b', DATABASE_URL: 'postgres://db/app', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' };
@@ -85,6 +92,8 @@ describe('loadConfig', () => {
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ ALLOW_PRIVATE_ASSET_URLS: 'maybe' }, 'ALLOW_PRIVATE_ASSET_URLS'],
+    [{ ALLOW_PRIVATE_URLS: 'maybe' }, 'ALLOW_PRIVATE_URLS'],
+    [{ ALLOW_PRIVATE_URLS: 'true', ALLOW_PRIVATE_ASSET_URLS: 'false' }, 'ALLOW_PRIVATE_URLS'],
     [{ RATE_LIMIT_KEY_MAX: '0' }, 'RATE_LIMIT_KEY_MAX'],
     [{ RATE_LIMIT_WINDOW_MS: '1.5' }, 'RATE_LIMIT_WINDOW_MS'],
     [{ DATABASE_THREAD_PRIORITY: '20' }, 'DATABASE_THREAD_PRIORITY'],

@@ -3,7 +3,7 @@
  * it. Everything goes through the typed client over HTTP, so it serves any deployment.
  */
 import { readFile } from 'node:fs/promises';
-import { PublisherError, createPublisherClient } from '../../../clients/typescript/src/index.js';
+import { PublisherError, createPublisherClient, must } from '../../../clients/typescript/src/index.js';
 import { ManifestError, loadManifest } from './load.js';
 import { type Change, type Plan, countChanges, planApply } from './plan/index.js';
 import { measureAssets, readState } from './state.js';
@@ -21,6 +21,13 @@ export interface ApplyOptions {
 }
 
 type Write = (text: string) => void;
+
+/** What apply needs of its key: read to compare (external ids, assets, add-ons), write to change. */
+const requiredScopes = (dryRun: boolean) => (dryRun ? ['read'] : ['read', 'write']);
+const SCOPE_REASONS: Record<string, string> = {
+  read: 'to read the apartments with their externalId, the assets and the add-ons it compares the file with',
+  write: 'to make the changes',
+};
 
 /** What went wrong, said for a person: the service's own message, or why it could not be reached. */
 export function describeFailure(error: unknown, url: string): string {
@@ -46,7 +53,7 @@ function printPlan(plan: Plan, out: Write): void {
   out(`${lines.join('\n')}\n`);
 }
 
-/** Exit codes: 0 applied (or nothing to do), 1 stopped by the service or the network, 2 a bad file. */
+/** Exit codes: 0 applied (or nothing to do), 1 stopped by the service or the network, 2 a bad file or a key without the scopes it needs. */
 export async function runApply(options: ApplyOptions, out: Write, err: Write): Promise<number> {
   let text: string;
   try {
@@ -71,9 +78,34 @@ export async function runApply(options: ApplyOptions, out: Write, err: Write): P
     ...(options.retries === undefined ? {} : { retries: options.retries }),
   });
 
+  let local: Awaited<ReturnType<typeof measureAssets>>;
+  try {
+    local = await measureAssets(manifest, loaded.baseDir);
+  } catch (e) {
+    err(`estate-publisher: could not read the current state, nothing was changed: ${describeFailure(e, options.url)}\n`);
+    return 1;
+  }
+
+  // The key before the service is read: one that cannot read what the plan compares (a publishable key sees no externalId,
+  // so every apartment would look new) or cannot write the changes would print a wrong plan, then fail.
+  let scopes: readonly string[];
+  try {
+    scopes = (await must(client.api.GET('/api/v1/api-keys/current'))).scopes;
+  } catch (e) {
+    err(`estate-publisher: could not read the current state, nothing was changed: ${describeFailure(e, options.url)}\n`);
+    return 1;
+  }
+  const missing = requiredScopes(options.dryRun).filter((s) => !scopes.includes(s));
+  if (missing.length > 0) {
+    err(
+      `estate-publisher: the key has the scopes ${scopes.join(', ')}; apply${options.dryRun ? ' --dry-run' : ''} needs ${missing.map((s) => `the ${s} scope`).join(' and ')} ` +
+        `(${SCOPE_REASONS[missing[0]!]}). Use an organization key with ${requiredScopes(options.dryRun).join(' and ')}; nothing was changed.\n`,
+    );
+    return 2;
+  }
+
   let plan: Plan;
   try {
-    const local = await measureAssets(manifest, loaded.baseDir);
     const state = await readState(client, manifest);
     plan = planApply(client, manifest, state, local, { pruneAddons: options.pruneAddons });
   } catch (e) {

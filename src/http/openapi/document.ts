@@ -22,6 +22,7 @@ export interface DocumentedRoute {
   url: string;
   auth: string;
   idempotent: boolean;
+  publishable?: boolean;
   scope?: string | undefined;
 }
 
@@ -100,7 +101,8 @@ function refineSecurity(operation: Operation, auth: string): void {
 function describe(operation: Operation, route: DocumentedRoute | undefined): string {
   const parts = [operation.summary ? `${operation.summary.replace(/\.$/, '')}.` : ''];
   const auth = route?.auth ?? 'none';
-  if (auth === 'partner') {
+  if (auth === 'partner' && route?.scope === 'any') parts.push('Takes any valid organization API key: read, write or publishable.');
+  else if (auth === 'partner') {
     const scope = route?.scope ?? (route?.method === 'GET' ? 'read' : 'write');
     parts.push(`Needs an organization API key with the \`${scope}\` scope; another organization's resources answer 404.`);
   } else if (auth === 'public') parts.push('No key needed; a key, when sent, must be valid (401 otherwise) and lets the owner see more.');
@@ -121,6 +123,9 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
 function refineResponses(operation: Operation, route: DocumentedRoute | undefined): void {
   const responses = operation.responses ?? {};
   const metered = route?.auth === 'partner' || route?.auth === 'public';
+  // A cached read: the add-on reads and the slug lookup (public GETs), and whatever a publishable key reads.
+  const cached = route?.method === 'GET' && (route.auth === 'public' || route.publishable === true);
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
   for (const [status, response] of Object.entries(responses)) {
     if (isErrorResponse(response)) {
       const named = ERROR_RESPONSE_NAMES[status];
@@ -128,9 +133,24 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
       continue;
     }
     if (response.description === 'Default Response') response.description = successDescription(status, response);
-    if (!status.startsWith('2')) continue;
+    if (response.$ref) continue;
     const headers = (response.headers ?? {}) as Record<string, Json>;
-    if (headers.ETag) headers.ETag = { $ref: '#/components/headers/ETag' };
+    headers['X-Request-Id'] = ref('X-Request-Id');
+    response.headers = headers;
+    if (status === '304') {
+      // A 304 carries what the 200 would have said about caching, and is metered like it.
+      Object.assign(headers, { ETag: ref('ETag'), 'Cache-Control': ref('Cache-Control'), Vary: ref('Vary') });
+      if (metered)
+        Object.assign(headers, {
+          'RateLimit-Limit': ref('RateLimit-Limit'),
+          'RateLimit-Remaining': ref('RateLimit-Remaining'),
+          'RateLimit-Reset': ref('RateLimit-Reset'),
+        });
+      continue;
+    }
+    if (!status.startsWith('2')) continue;
+    if (headers.ETag || (cached && status === '200')) headers.ETag = ref('ETag');
+    if (cached && status === '200') Object.assign(headers, { 'Cache-Control': ref('Cache-Control'), Vary: ref('Vary') });
     if (metered) {
       headers['RateLimit-Limit'] = { $ref: '#/components/headers/RateLimit-Limit' };
       headers['RateLimit-Remaining'] = { $ref: '#/components/headers/RateLimit-Remaining' };
@@ -139,6 +159,10 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
     if (route?.idempotent) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
     if (Object.keys(headers).length > 0) response.headers = headers;
   }
+  // A list's 304 keeps the paging headers its 200 would have had (the route set them before the ETag matched).
+  const ok = responses['200']?.headers as Record<string, Json> | undefined;
+  const notModified = responses['304']?.headers as Record<string, Json> | undefined;
+  if (ok && notModified) for (const name of ['X-Total-Count', 'Link']) if (ok[name]) notModified[name] = ok[name];
   // A metered route can answer 429 whatever else it does.
   if (metered && !responses['429']) responses['429'] = { $ref: '#/components/responses/TooManyRequests' };
   // Every query string and header is checked for text PostgreSQL cannot hold (NUL, lone surrogates) before
@@ -177,7 +201,11 @@ const sortByStatus = (responses: Record<string, Json>) => Object.fromEntries(Obj
 
 /**
  * Server-managed fields a client may send back unchanged (GET-modify-PATCH) are accepted and ignored; the
- * document leaves them out of request bodies so a generated client neither types nor sends them.
+ * document declares them as properties of the request body described as ignored, so it and the server
+ * agree (a closed body that the server nevertheless accepted fields beyond was issue 25's finding).
+ * Request rules the service checks itself, with clearer messages than a schema error, are written into
+ * the document here: `x-exactly-one` (exactly one of these properties, e.g. a bulk PATCH item's `id` or
+ * `externalId`) becomes a `oneOf` of `required` lists, and `x-format` becomes `format`.
  */
 function stripIgnoredFields(operation: Operation): void {
   for (const media of Object.values(operation.requestBody?.content ?? {})) {
@@ -189,12 +217,27 @@ function stripIgnoredIn(schema: Json): void {
   const properties = schema.properties as Record<string, Json> | undefined;
   if (properties) {
     const ignored = Object.keys(properties).filter((name) => properties[name]?.['x-ignored'] === true);
-    for (const name of ignored) delete properties[name];
+    // Declared as accepted properties, not `readOnly`: a validating proxy (Prism) treats a readOnly property
+    // of a request as absent, and a closed body then refuses it where the server accepts it.
+    for (const name of ignored) {
+      const { 'x-ignored': _, readOnly: __, ...declared } = properties[name]!;
+      properties[name] = declared;
+    }
     if (ignored.length > 0) {
       const note = `Server-managed fields of the resource (${ignored.join(', ')}) may be sent back unchanged and are ignored.`;
       schema.description = schema.description ? `${schema.description} ${note}` : note;
     }
     for (const child of Object.values(properties)) stripIgnoredIn(child);
+  }
+  const format = schema['x-format'] as string | undefined;
+  if (format) {
+    Reflect.deleteProperty(schema, 'x-format');
+    schema.format = format;
+  }
+  const exactlyOne = schema['x-exactly-one'] as string[] | undefined;
+  if (exactlyOne) {
+    Reflect.deleteProperty(schema, 'x-exactly-one');
+    schema.oneOf = exactlyOne.map((name) => ({ required: [name] }));
   }
   const items = schema.items as Json | undefined;
   if (items && typeof items === 'object') stripIgnoredIn(items);
@@ -232,6 +275,7 @@ function refineFiles(doc: Document): void {
   const binary = { '*/*': { schema: { type: 'string', format: 'binary' } } };
   const fileHeaders = {
     ETag: { $ref: '#/components/headers/ETag' },
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
     'Cache-Control': { schema: { type: 'string' }, description: 'public, max-age=31536000, immutable: a key never changes' },
     'Accept-Ranges': { schema: { type: 'string', enum: ['bytes'] } },
     'Content-Disposition': { schema: { type: 'string' }, description: 'inline, or attachment for types a browser could run (SVG, HTML, XML, JS)' },
@@ -249,7 +293,10 @@ function refineFiles(doc: Document): void {
       headers: { ...fileHeaders, 'Content-Range': { schema: { type: 'string' }, required: true, description: 'bytes start-end/size' } },
       content: binary,
     },
-    '304': { description: 'Not modified (If-None-Match matched the ETag)', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
+    '304': {
+      description: 'Not modified (If-None-Match matched the ETag)',
+      headers: { ETag: fileHeaders.ETag, 'Cache-Control': fileHeaders['Cache-Control'], 'X-Request-Id': fileHeaders['X-Request-Id'] },
+    },
     '404': { $ref: '#/components/responses/NotFound' },
     '416': { $ref: '#/components/responses/RangeNotSatisfiable' },
     '422': { $ref: '#/components/responses/UnprocessableEntity' },

@@ -17,6 +17,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/admin/apartments/{id}/panoramas': 'createPanorama',
 
   'GET /api/v1/api-keys': 'listApiKeys',
+  'GET /api/v1/api-keys/current': 'getCurrentApiKey',
   'POST /api/v1/api-keys': 'createApiKey',
   'DELETE /api/v1/api-keys/{id}': 'deleteApiKey',
 
@@ -25,7 +26,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/estate/setup': 'setupEstate',
   'GET /api/v1/estate/{id}': 'getEstate',
   'PATCH /api/v1/estate/{id}': 'updateEstate',
-  'GET /api/v1/estates/by-slug/{slug}': 'getEstateBySlug',
+  'GET /api/v1/estate-slugs/{slug}': 'getEstateBySlug',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',
   'GET /api/v1/navigator/{id}': 'getNavigator',

@@ -8,6 +8,7 @@ const errorResponse = (description: string, example: { statusCode: number; error
     'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
     'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
     'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
     ...headers,
   },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
@@ -77,6 +78,20 @@ export const HEADERS: Record<string, unknown> = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: integer },
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: integer },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: integer },
+  'X-Request-Id': {
+    description:
+      'The id of this request in the service’s logs and traces: the X-Request-Id the client sent when it is 1–128 safe characters, a new UUID otherwise. On every answer',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description:
+      'On the cached reads (public add-on reads, the slug lookup, every answer to a publishable key): `public, max-age=30` (the add-on reads name their own lifetime); a browser or CDN may keep the answer that long',
+    schema: { type: 'string' },
+  },
+  Vary: {
+    description: 'The request headers the answer depends on (`authorization` for an answer to a publishable key, `origin` with CORS)',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': {
     description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key (nothing was done again)',
     schema: { type: 'string', enum: ['true'] },

@@ -62,7 +62,7 @@ const publicApartmentJson = rowJson(ApartmentSchema, 'a', {
   externalId: sql`NULL::text`,
   source: sql`NULL::text`,
   lastSynchronizedAt: sql`NULL::text`,
-  priceCents: sql`CASE WHEN a.show_price THEN a.price_cents END`,
+  priceCents: sql`CASE WHEN a.show_price AND a.status <> 'HIDDEN' THEN a.price_cents END`,
 });
 /** A new apartment's document as its `apartment.created` event carries it (the answer's shape). */
 const createdApartmentJson = rowJson(ApartmentSchema, 'a', { building: buildingJson });
@@ -173,8 +173,8 @@ export interface ApartmentFilter {
   externalId?: string;
   q?: string;
   /**
-   * A publishable key's list: a price hidden by `showPrice: false` is no price to filter or sort by, and
-   * the documents are masked as publicView masks them.
+   * A publishable key's list: a price hidden by `showPrice: false` or status HIDDEN is no price to filter
+   * or sort by, and the documents are masked as publicView masks them.
    */
   publicPrices?: boolean;
   sort: ApartmentSort;
@@ -198,8 +198,12 @@ const SORT_KEYS = {
  * is a bound parameter. apartmentData keys are matched by containment (`@>`), so a stored document
  * of any shape never makes a cast fail.
  */
-/** The price a list filters and sorts by: for a publishable key, none where the price is hidden. */
-const listedPrice = (filter: ApartmentFilter) => (filter.publicPrices ? sql`(CASE WHEN a.show_price THEN a.price_cents END)` : sql`a.price_cents`);
+/**
+ * The price a list filters and sorts by: for a publishable key, none where the price is hidden
+ * (`showPrice: false`, or a HIDDEN apartment), as publicView hides it in the answer.
+ */
+const listedPrice = (filter: ApartmentFilter) =>
+  filter.publicPrices ? sql`(CASE WHEN a.show_price AND a.status <> 'HIDDEN' THEN a.price_cents END)` : sql`a.price_cents`;
 
 function listConditions(filter: ApartmentFilter): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];

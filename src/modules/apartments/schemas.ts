@@ -161,6 +161,8 @@ export const BulkUpdateItem = withIgnored(
   },
   APARTMENT_IGNORED.filter((f) => f !== 'id'),
 );
+// Exactly one of id, externalId per item: the service answers 422 naming the item; the document says it as a oneOf.
+(BulkUpdateItem as unknown as Record<string, unknown>)['x-exactly-one'] = ['id', 'externalId'];
 export const BulkUpdateBody = Type.Object({ apartments: Type.Array(BulkUpdateItem, { minItems: 1, maxItems: MAX_BULK }) }, { additionalProperties: false });
 
 export const ApartmentSchema = Type.Object(

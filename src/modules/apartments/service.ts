@@ -14,6 +14,7 @@ import { type EventType, changesOf, emitEvent, emitEvents } from '../webhooks/ev
 import { InStatementEvent, SubscriberHints } from '../webhooks/in-statement.js';
 import { MAX_ENDPOINTS } from '../webhooks/schemas.js';
 import { ApartmentLists } from './lists.js';
+import { requireNamesFree } from './name-clash.js';
 import { type PlannedPatch, dedupe, mergeData, planPatch } from './patch.js';
 import { APARTMENT_DEFAULTS, type ApartmentRecord, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
 import type { Apartment, BulkApartmentsBody, BulkUpdateBody, CreateApartmentBody, UpdateApartmentBody, UpsertAnswer, UpsertApartmentsBody } from './schemas.js';
@@ -211,6 +212,8 @@ export class ApartmentsService {
         organizationId,
         input.apartments.flatMap((a, i) => (a.externalId ? [{ externalId: a.externalId, field: `apartments[${i}].externalId` }] : [])),
       );
+      const claims = input.apartments.map((item, index) => ({ index, buildingId: building.id, name: item.name }));
+      await requireNamesFree(tx, organizationId, claims, []);
       const apartments = input.apartments.map((item) => this.newApartment(organizationId, building, item));
       const rows = await repo.insertMany(tx, apartments);
       await emitEvents(
@@ -313,6 +316,12 @@ export class ApartmentsService {
         return { externalId: item.externalId, id: current.id, result: plan.changed ? 'updated' : 'unchanged' };
       });
       requireDistinct(names, normalName, (i, first, name) => `apartments[${i}].name "${name}" repeats apartments[${first}].name in building ${building.id}`);
+      await requireNamesFree(
+        tx,
+        organizationId,
+        names.map((name, index) => ({ index, buildingId: building.id, name })),
+        stored.map((r) => r.id),
+      );
       // Changes first: an existing apartment may give up the name a new one takes.
       const updated = await repo.updateMany(
         tx,
@@ -364,6 +373,19 @@ export class ApartmentsService {
         plans,
         (p) => p.before.id,
         (i, first) => `apartments[${i}] names the same apartment as apartments[${first}]`,
+      );
+      requireDistinct(
+        plans,
+        (p) => `${p.after.buildingId} ${normalName(p.after.name)}`,
+        (i, first) => `apartments[${i}].name "${plans[i]!.after.name.trim()}" repeats apartments[${first}].name in building ${plans[i]!.after.buildingId}`,
+      );
+      await requireNamesFree(
+        tx,
+        organizationId,
+        plans.flatMap((p, index) =>
+          p.fields.name !== undefined || p.fields.buildingId !== undefined ? [{ index, buildingId: p.after.buildingId, name: p.after.name }] : [],
+        ),
+        plans.map((p) => p.before.id),
       );
       await requireOwnedAssets(
         tx,

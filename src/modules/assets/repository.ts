@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Insertable, type Selectable, sql } from 'k
 import type { Queryable } from '../../db/client.js';
 import { type JsonbParam, anyUuid, q } from '../../db/query.js';
 import type { Assets, DB } from '../../db/schema.js';
+import { publiclyShown } from './public-assets.js';
 import type { StoredVariant, UsedBy } from './schemas.js';
 
 export type AssetRow = Selectable<Assets>;
@@ -39,17 +40,20 @@ export const assetsRepository = {
     return q(db).insertInto('assets').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  get(db: Queryable, organizationId: string, id: string): Promise<AssetRow | undefined> {
-    return q(db).selectFrom('assets').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  /** One asset of the organization; `publicOnly`: only one a public page shows (a publishable key's read). */
+  get(db: Queryable, organizationId: string, id: string, publicOnly = false): Promise<AssetRow | undefined> {
+    const query = q(db).selectFrom('assets as a').selectAll('a').where('a.organizationId', '=', organizationId).where('a.id', '=', id);
+    return (publicOnly ? query.where(publiclyShown) : query).executeTakeFirst();
   },
 
   /** A page of the organization's assets, newest first, and how many match in all. */
   async list(
     db: Queryable,
     organizationId: string,
-    opts: { mimePrefix?: string | undefined; unused?: boolean | undefined; offset: number; limit: number },
+    opts: { mimePrefix?: string | undefined; unused?: boolean | undefined; publicOnly?: boolean; offset: number; limit: number },
   ): Promise<{ total: number; rows: AssetRow[] }> {
     let query = q(db).selectFrom('assets as a').selectAll('a').where('a.organizationId', '=', organizationId);
+    if (opts.publicOnly) query = query.where(publiclyShown);
     if (opts.mimePrefix !== undefined) {
       // LIKE's default escape character is the backslash, which escapeLike puts before % and _.
       query = query.where('a.mimeType', 'like', `${escapeLike(opts.mimePrefix.toLowerCase())}%`);
@@ -65,10 +69,18 @@ export const assetsRepository = {
     return { total: Number(counted.n), rows };
   },
 
-  /** What uses an asset of the organization, each list in id order; one statement. */
-  async usage(db: Queryable, organizationId: string, id: string): Promise<UsedBy> {
+  /**
+   * What uses an asset of the organization, each list in id order. `publicOnly` (a publishable key):
+   * only what a public page shows, add-on children of enabled add-ons (src/modules/assets/public-assets.ts).
+   */
+  async usage(db: Queryable, organizationId: string, id: string, publicOnly = false): Promise<UsedBy> {
     const ids = <T>(rows: Array<{ id: T }>) => rows.map((r) => r.id);
     const k = q(db);
+    // The child's own table named in full: addon_states has an estate_id too.
+    const shown = (table: string, kind: string) =>
+      publicOnly
+        ? sql<boolean>`EXISTS (SELECT 1 FROM addon_states s WHERE s.estate_id = ${sql.table(table)}.estate_id AND s.kind = ${kind} AND s.enabled)`
+        : sql<boolean>`true`;
     const [apartments, gallery, investment, downloads, mapLogo, navigatorFrames] = await Promise.all([
       k
         .selectFrom('apartments')
@@ -77,14 +89,36 @@ export const assetsRepository = {
         .where(sql<boolean>`assets_ids @> jsonb_build_array(${id}::text)`)
         .orderBy('id')
         .execute(),
-      k.selectFrom('galleryItems').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
-      k.selectFrom('investmentFiles').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
-      k.selectFrom('downloadsItems').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),
+      k
+        .selectFrom('galleryItems')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', id)
+        .where(shown('gallery_items', 'gallery'))
+        .orderBy('id')
+        .execute(),
+      k
+        .selectFrom('investmentFiles')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', id)
+        .where(shown('investment_files', 'investment'))
+        .orderBy('id')
+        .execute(),
+      k
+        .selectFrom('downloadsItems')
+        .select('id')
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', id)
+        .where(shown('downloads_items', 'downloads'))
+        .orderBy('id')
+        .execute(),
       k
         .selectFrom('mapConfigs')
         .select('estateId as id')
         .where('organizationId', '=', organizationId)
         .where('logoAssetId', '=', id)
+        .where(shown('map_configs', 'map'))
         .orderBy('estateId')
         .execute(),
       k.selectFrom('navigatorFrames').select('id').where('organizationId', '=', organizationId).where('assetId', '=', id).orderBy('id').execute(),

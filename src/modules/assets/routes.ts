@@ -7,6 +7,7 @@ import { requireAuth } from '../../http/auth.js';
 import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { IdParams, partnerErrors } from '../../http/schemas.js';
 import { unstorableText } from '../../http/validation.js';
+import { isPublishable } from '../organizations/service.js';
 import { type Asset, AssetSchema, AssetWithUsageSchema, ListAssetsQuery, MAX_UPLOAD_BYTES, RegisterAssetBody } from './schemas.js';
 import type { AssetsService } from './service.js';
 
@@ -216,14 +217,15 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner', publishable: true },
       schema: {
         tags,
-        summary: 'List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses',
+        summary:
+          'List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses. A publishable key lists only assets a public page shows (unused=true is 403 for it)',
         security,
         querystring: ListAssetsQuery,
         response: { 200: Type.Array(Type.Ref(AssetSchema), { headers: PAGE_HEADERS }), ...partnerErrors() },
       },
     },
     async (request, reply) => {
-      const page = await service.list(requireAuth(request).organizationId, request.query);
+      const page = await service.list(requireAuth(request).organizationId, request.query, isPublishable(request.auth));
       setPageHeaders(request, reply, page);
       return page.items;
     },
@@ -235,13 +237,14 @@ export const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner', publishable: true },
       schema: {
         tags,
-        summary: 'Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it',
+        summary:
+          'Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it. Any other asset than one a public page shows is 404 to a publishable key',
         security,
         params: IdParams,
         response: { 200: Type.Ref(AssetWithUsageSchema), ...partnerErrors() },
       },
     },
-    async (request) => service.get(requireAuth(request).organizationId, request.params.id),
+    async (request) => service.get(requireAuth(request).organizationId, request.params.id, isPublishable(request.auth)),
   );
 
   app.delete(

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { json } from '../../db/query.js';
-import { AppError, badRequest, notFound, unprocessable } from '../../errors.js';
+import { AppError, badRequest, forbidden, notFound, unprocessable } from '../../errors.js';
 import { unstorableText } from '../../http/validation.js';
 import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -119,7 +119,7 @@ export class AssetsService {
 
   async register(organizationId: string, input: { src: string; name?: string | undefined }): Promise<Asset> {
     const remote = await openRemoteFile(input.src, {
-      allowPrivate: this.config.allowPrivateAssetUrls,
+      allowPrivate: this.config.allowPrivateUrls,
       maxBytes: MAX_REMOTE_BYTES,
       maxRedirects: 5,
       connectTimeoutMs: 5_000,
@@ -155,17 +155,27 @@ export class AssetsService {
   async list(
     organizationId: string,
     query: { mimeType?: string; unused?: boolean; offset?: number; limit?: number },
+    publishable = false,
   ): Promise<{ total: number; offset: number; limit: number; items: Asset[] }> {
+    // A public page shows only used assets: asking for the unused ones is asking for the drafts.
+    if (publishable && query.unused === true) throw forbidden('unused=true is not for a publishable key: it lists only what a public page shows');
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 100;
-    const { total, rows } = await repo.list(this.db, organizationId, { mimePrefix: query.mimeType, unused: query.unused, offset, limit });
+    const { total, rows } = await repo.list(this.db, organizationId, {
+      mimePrefix: query.mimeType,
+      unused: query.unused,
+      publicOnly: publishable,
+      offset,
+      limit,
+    });
     return { total, offset, limit, items: rows.map((row) => this.toAsset(row)) };
   }
 
-  async get(organizationId: string, id: string): Promise<AssetWithUsage> {
-    const row = isUuid(id) ? await repo.get(this.db, organizationId, id) : undefined;
+  /** `publishable`: only an asset a public page shows (404 otherwise), with only its public uses. */
+  async get(organizationId: string, id: string, publishable = false): Promise<AssetWithUsage> {
+    const row = isUuid(id) ? await repo.get(this.db, organizationId, id, publishable) : undefined;
     if (!row) throw notFound('Asset', id);
-    return { ...this.toAsset(row), usedBy: await repo.usage(this.db, organizationId, row.id) };
+    return { ...this.toAsset(row), usedBy: await repo.usage(this.db, organizationId, row.id, publishable) };
   }
 
   /** The row (and the add-on children and navigator frames naming it) go in one transaction; the file only after it commits. */

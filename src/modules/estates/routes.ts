@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
-import { ETAG_HEADER, IfMatchHeaders, etagOf } from '../../http/etag.js';
+import { ETAG_HEADER, IfMatchHeaders, etagOf, ifNoneMatchHits } from '../../http/etag.js';
 import { PAGE_HEADERS, setPageHeaders } from '../../http/paging.js';
 import { PUBLISHABLE_MAX_AGE_SECONDS } from '../../http/publishable.js';
 import { IdParams, dropIgnored, errorResponses, partnerErrors } from '../../http/schemas.js';
@@ -67,23 +68,31 @@ export const estateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/estates/by-slug/:slug',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: "Find an estate by its slug (no key needed): the public page's way to its add-ons",
-        security: [{}, { apiKey: [] }],
-        params: SlugParams,
-        response: { 200: EstateBySlug, ...errorResponses(400, 401, 404, 429) },
-      },
-    },
-    async (request, reply) => {
-      const found = await service.bySlug(request.params.slug);
-      return reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`).header('etag', etagOf(found)).send(found);
-    },
-  );
+  // The slug lookup lives under a path of its own: `/estates/{slug}/…` shared a prefix with the add-on
+  // paths (`/estates/{estateId}/gallery`), so a document-driven router could not tell an estate whose
+  // slug is `gallery` from the gallery of estate `by-slug`. The old path keeps answering, hidden from
+  // the document, with Deprecation and a Link to its successor (docs/decisions.md).
+  const bySlug = async (request: FastifyRequest, reply: FastifyReply) => {
+    const found = await service.bySlug((request.params as { slug: string }).slug);
+    const etag = etagOf(found);
+    reply.header('cache-control', `public, max-age=${PUBLISHABLE_MAX_AGE_SECONDS}`).header('etag', etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.send(found);
+  };
+  const bySlugSchema = {
+    tags,
+    summary: "Find an estate by its slug (no key needed): the public page's way to its add-ons; If-None-Match answers 304",
+    security: [{}, { apiKey: [] }] as Array<Record<string, string[]>>,
+    params: SlugParams,
+    response: { 200: EstateBySlug, 304: Type.Null({ description: 'Not modified (If-None-Match matched the ETag)' }), ...errorResponses(400, 401, 404, 429) },
+  };
+  app.get('/estate-slugs/:slug', { config: { auth: 'public' }, schema: bySlugSchema }, bySlug);
+  app.get('/estates/by-slug/:slug', { config: { auth: 'public' }, schema: { ...bySlugSchema, hide: true } }, async (request, reply) => {
+    reply
+      .header('deprecation', 'true')
+      .header('link', `</api/v1/estate-slugs/${encodeURIComponent((request.params as { slug: string }).slug)}>; rel="successor-version"`);
+    return bySlug(request, reply);
+  });
 
   app.get(
     '/estate/:id',

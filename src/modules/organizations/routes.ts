@@ -8,6 +8,7 @@ import {
   CreateKeyBody,
   CreateOrganizationBody,
   CreatedOrganization,
+  CurrentKeySchema,
   IssueKeyBody,
   IssuedKeySchema,
   KeyIdParams,
@@ -121,6 +122,23 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => organizations.listKeys(requireAuth(request).organizationId),
+  );
+
+  app.get(
+    '/api-keys/current',
+    {
+      config: { auth: 'partner', scope: 'any' },
+      schema: {
+        tags,
+        summary: 'The calling key: id, name, scopes, organization, expiry (any valid key, publishable too; never the secret)',
+        security,
+        response: { 200: CurrentKeySchema, ...partnerErrors() },
+      },
+    },
+    async (request) => {
+      const { organizationId, keyId } = requireAuth(request);
+      return organizations.currentKey(organizationId, keyId);
+    },
   );
 
   app.post(

@@ -55,3 +55,16 @@ export type ApiKey = Static<typeof ApiKeySchema>;
 
 export const ListOrganizationsQuery = Type.Object(PageQuery, { additionalProperties: false });
 export const KeyIdParams = Type.Object({ keyId: Type.String({ maxLength: 200 }) });
+
+/** GET /api/v1/api-keys/current: what the calling key is and may do, whatever its scope. */
+export const CurrentKeySchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Scope),
+    organizationId: Type.String(),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'CurrentApiKey', description: 'The key that made the request: never its secret' },
+);
+export type CurrentKey = Static<typeof CurrentKeySchema>;

@@ -4,7 +4,7 @@ import { conflict, notFound, unprocessable } from '../../errors.js';
 import { KeyCache } from '../../http/key-cache.js';
 import { isUuid, newId } from '../../ids.js';
 import { organizationsRepository as repo } from './repository.js';
-import type { ApiKey, IssuedKey, Organization } from './schemas.js';
+import type { ApiKey, CurrentKey, IssuedKey, Organization } from './schemas.js';
 
 export type ApiKeyScope = 'read' | 'write' | 'publishable';
 export const API_KEY_SCOPES: ApiKeyScope[] = ['read', 'write', 'publishable'];
@@ -62,6 +62,13 @@ export class OrganizationsService {
   /** An organization issues a key for itself (POST /api/v1/api-keys). */
   createKey(organizationId: string, input: KeyInput): Promise<IssuedKey> {
     return this.issueKeyIn(this.db, organizationId, input);
+  }
+
+  /** The calling key (it authenticated, so it exists, is not revoked and has not expired). */
+  async currentKey(organizationId: string, keyId: string): Promise<CurrentKey> {
+    const row = await repo.findKey(this.db, organizationId, keyId);
+    if (!row) throw notFound('API key', keyId);
+    return { id: row.id, name: row.name, scopes: row.scopes as ApiKeyScope[], organizationId, expiresAt: row.expiresAt };
   }
 
   async listKeys(organizationId: string): Promise<ApiKey[]> {

@@ -16,8 +16,8 @@ export interface ClaimedDelivery {
   body: string;
   url: string;
   secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
+  /** Rotated-out secrets still within their 24 hours, newest first (sealed). */
+  retiredSecrets: string[];
   /** The endpoint's failing_since when claimed: a success need not clear what is not set. */
   failingSince: string | null;
 }
@@ -27,8 +27,45 @@ export const webhooksRepository = {
     return q(db).selectFrom('webhookEndpoints').selectAll().where('organizationId', '=', organizationId).orderBy('createdAt').orderBy('id').execute();
   },
 
-  get(db: Queryable, organizationId: string, id: string): Promise<EndpointRow | undefined> {
-    return q(db).selectFrom('webhookEndpoints').selectAll().where('organizationId', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  /** One endpoint; `lock` holds its row to the end of the transaction (a rotation). */
+  get(db: Queryable, organizationId: string, id: string, lock = false): Promise<EndpointRow | undefined> {
+    const query = q(db).selectFrom('webhookEndpoints').selectAll().where('organizationId', '=', organizationId).where('id', '=', id);
+    return (lock ? query.forUpdate() : query).executeTakeFirst();
+  },
+
+  /** Rotated-out secrets of an endpoint still signing (expired rows are removed here, as rotations come). */
+  async countRetiredSecrets(db: Queryable, organizationId: string, endpointId: string): Promise<number> {
+    await q(db)
+      .deleteFrom('webhookRetiredSecrets')
+      .where('organizationId', '=', organizationId)
+      .where('endpointId', '=', endpointId)
+      .where('expiresAt', '<=', sql<string>`now()`)
+      .execute();
+    const row = await q(db)
+      .selectFrom('webhookRetiredSecrets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organizationId', '=', organizationId)
+      .where('endpointId', '=', endpointId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async firstRetiredExpiry(db: Queryable, organizationId: string, endpointId: string): Promise<string | undefined> {
+    const row = await q(db)
+      .selectFrom('webhookRetiredSecrets')
+      .select((eb) => eb.fn.min('expiresAt').as('at'))
+      .where('organizationId', '=', organizationId)
+      .where('endpointId', '=', endpointId)
+      .executeTakeFirst();
+    return row?.at ?? undefined;
+  },
+
+  /** Keeps a rotated-out (sealed) secret signing for `hours`. */
+  async retireSecret(db: Queryable, organizationId: string, endpointId: string, sealed: string, hours: number): Promise<void> {
+    await q(db)
+      .insertInto('webhookRetiredSecrets')
+      .values({ organizationId, endpointId, secret: sealed, expiresAt: sql<string>`now() + make_interval(hours => ${hours})` })
+      .execute();
   },
 
   /** Counts the organization's endpoints with its row locked, so two creates cannot both pass the limit. */
@@ -107,6 +144,28 @@ export const webhooksRepository = {
   },
 
   /**
+   * The queue as an operator watches it (GET /metrics), over every organization: pending attempts due
+   * now, scheduled for later (retries) and held by a disabled endpoint, and how long the oldest due one
+   * has waited since it fell due (0 when none). One statement on the pending partial index.
+   */
+  async queueStats(db: Queryable): Promise<{ due: number; scheduled: number; held: number; oldestDueSeconds: number }> {
+    const [row] = await db.query<{ due: string; scheduled: string; held: string; oldest: string | null }>(
+      `SELECT count(*) FILTER (WHERE ep.enabled AND d.due_at <= now())::text AS due,
+              count(*) FILTER (WHERE ep.enabled AND d.due_at > now())::text AS scheduled,
+              count(*) FILTER (WHERE NOT ep.enabled)::text AS held,
+              extract(epoch FROM now() - min(d.due_at) FILTER (WHERE ep.enabled AND d.due_at <= now()))::text AS oldest
+       FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+       WHERE d.status = 'pending'`,
+    );
+    return {
+      due: Number(row?.due ?? 0),
+      scheduled: Number(row?.scheduled ?? 0),
+      held: Number(row?.held ?? 0),
+      oldestDueSeconds: Math.max(0, Number(row?.oldest ?? 0)),
+    };
+  },
+
+  /**
    * Claims up to `limit` due attempts for `worker`: a lease of `leaseMs` on each. FOR UPDATE SKIP
    * LOCKED makes concurrent claims (other instances) take disjoint rows, and a row leased by a live
    * worker is not due for anyone else until its lease ends (a dead worker's lease simply expires).
@@ -122,7 +181,10 @@ export const webhooksRepository = {
            FOR UPDATE OF x SKIP LOCKED)
          AND e.id = d.event_id AND ep.id = d.endpoint_id
        RETURNING d.id, d.organization_id, d.endpoint_id, d.event_id, d.attempt, e.body, ep.url, ep.secret,
-         ep.previous_secret, ep.previous_secret_expires_at, ep.failing_since`,
+         ARRAY(SELECT r.secret FROM webhook_retired_secrets r
+               WHERE r.organization_id = ep.organization_id AND r.endpoint_id = ep.id AND r.expires_at > now()
+               ORDER BY r.expires_at DESC) AS retired_secrets,
+         ep.failing_since`,
       [worker, limit, leaseMs / 1000],
     );
     return rows.map((r) => ({
@@ -134,8 +196,7 @@ export const webhooksRepository = {
       body: r.body as string,
       url: r.url as string,
       secret: r.secret as string,
-      previousSecret: r.previous_secret as string | null,
-      previousSecretExpiresAt: r.previous_secret_expires_at as string | null,
+      retiredSecrets: (r.retired_secrets as string[] | null) ?? [],
       failingSince: r.failing_since as string | null,
     }));
   },

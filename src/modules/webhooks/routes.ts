@@ -98,10 +98,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner', idempotent: true },
       schema: {
         tags,
-        summary: 'Issue a new signing secret; the old one keeps signing alongside it for 24 hours',
+        summary:
+          'Issue a new signing secret; every rotated-out secret keeps signing alongside it until its own 24 hours end (at most 10 at once, 409 beyond). No body',
         security,
         params: IdParams,
-        response: { 200: SecretSchema, ...partnerErrors() },
+        response: { 200: SecretSchema, ...partnerErrors(409) },
       },
     },
     async (request) => service.rotateSecret(requireAuth(request).organizationId, request.params.id),

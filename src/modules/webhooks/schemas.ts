@@ -53,7 +53,9 @@ export const UpdateWebhookBody = withIgnored(
   WEBHOOK_IGNORED,
 );
 
-export const SecretSchema = Type.Object({ secret: Type.String({ description: 'The new whsec_… secret; the old one keeps signing for 24 hours' }) });
+export const SecretSchema = Type.Object({
+  secret: Type.String({ description: 'The new whsec_… secret; each rotated-out one keeps signing for 24 hours from its rotation' }),
+});
 
 export const DeliverySchema = Type.Object(
   {

@@ -12,7 +12,7 @@ const RESOLVE_TIMEOUT_MS = 3_000;
 
 /**
  * The URL rules of an endpoint, the same as for `POST /api/v1/asset`: http or https, no credentials,
- * no private, loopback, link-local or metadata address (unless ALLOW_PRIVATE_ASSET_URLS), checked here
+ * no private, loopback, link-local or metadata address (unless ALLOW_PRIVATE_URLS), checked here
  * for a literal address and for what a name resolves to now, and again on every delivery's socket.
  */
 export async function checkEndpointUrl(raw: string, allowPrivate: boolean): Promise<string> {

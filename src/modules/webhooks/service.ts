@@ -12,6 +12,8 @@ import { checkEndpointUrl } from './send.js';
 
 /** How long a rotated-out secret keeps signing next to the new one. */
 const ROTATION_OVERLAP_HOURS = 24;
+/** Rotated-out secrets signing at once next to the current one: each adds a signature to every request. */
+export const MAX_RETIRED_SECRETS = 10;
 
 const toWebhook = (row: EndpointRow): Webhook => ({
   id: row.id,
@@ -60,7 +62,7 @@ export class WebhooksService {
   }
 
   async create(organizationId: string, input: Static<typeof CreateWebhookBody>): Promise<Webhook & { secret: string }> {
-    const url = await checkEndpointUrl(input.url, this.config.allowPrivateAssetUrls);
+    const url = await checkEndpointUrl(input.url, this.config.allowPrivateUrls);
     const secret = newSecret();
     const row = await this.db.transaction(async (tx) => {
       if ((await repo.countLocked(tx, organizationId)) >= MAX_ENDPOINTS) {
@@ -89,7 +91,7 @@ export class WebhooksService {
 
   async update(organizationId: string, id: string, input: Static<typeof UpdateWebhookBody>): Promise<Webhook> {
     const current = await this.require(organizationId, id);
-    const url = input.url === undefined ? undefined : await checkEndpointUrl(input.url, this.config.allowPrivateAssetUrls);
+    const url = input.url === undefined ? undefined : await checkEndpointUrl(input.url, this.config.allowPrivateUrls);
     const values: Parameters<typeof repo.update>[3] = {};
     if (url !== undefined) values.url = url;
     if (input.events !== undefined) values.events = dedupe(input.events);
@@ -113,16 +115,30 @@ export class WebhooksService {
     if (!isUuid(id) || !(await repo.delete(this.db, organizationId, id))) throw notFound('Webhook', id);
   }
 
-  /** A new secret; the current one moves to previous and keeps signing for 24 hours. */
+  /**
+   * A new secret; the current one is retired and keeps signing next to it until its own 24 hours end,
+   * as does every secret retired before it (Standard Webhooks: several signatures, space-separated).
+   * At most MAX_RETIRED_SECRETS sign alongside the current one: one more rotation within 24 hours is 409.
+   */
   async rotateSecret(organizationId: string, id: string): Promise<{ secret: string }> {
-    const current = await this.require(organizationId, id);
     const secret = newSecret();
-    const row = await repo.update(this.db, organizationId, id, {
-      secret: seal(secret, this.config.webhooks.secretKey),
-      previousSecret: current.secret,
-      previousSecretExpiresAt: sql<string>`now() + make_interval(hours => ${ROTATION_OVERLAP_HOURS})` as never,
+    await this.db.transaction(async (tx) => {
+      const current = isUuid(id) ? await repo.get(tx, organizationId, id, true) : undefined;
+      if (!current) throw notFound('Webhook', id);
+      const retired = await repo.countRetiredSecrets(tx, organizationId, id);
+      if (retired >= MAX_RETIRED_SECRETS) {
+        throw conflict(
+          `Webhook ${id} already has ${retired} rotated-out secrets signing for their 24 hours; the oldest expires at ${await repo.firstRetiredExpiry(tx, organizationId, id)}, rotate after that`,
+        );
+      }
+      await repo.retireSecret(tx, organizationId, id, current.secret, ROTATION_OVERLAP_HOURS);
+      await repo.update(tx, organizationId, id, {
+        secret: seal(secret, this.config.webhooks.secretKey),
+        // Still written for an instance of the previous release during a rolling upgrade (migrations/0013).
+        previousSecret: current.secret,
+        previousSecretExpiresAt: sql<string>`now() + make_interval(hours => ${ROTATION_OVERLAP_HOURS})` as never,
+      });
     });
-    if (!row) throw notFound('Webhook', id);
     return { secret };
   }
 

@@ -23,6 +23,13 @@ const BATCH_WINDOW_MS = 5;
 const FAILING_DISABLE_MS = 3 * 24 * 3_600_000;
 
 /**
+ * What became of one attempt: `succeeded` (2xx), `retrying` (failed, another attempt is queued),
+ * `gave_up` (failed, it was the schedule's last), `disabled` (failed and the endpoint was disabled:
+ * 410, or failing for 3 days).
+ */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'gave_up' | 'disabled';
+
+/**
  * Delivers the outbox: claims due attempts (see repository.claim), signs and POSTs each, and records
  * the outcome with the next attempt when it failed. Woken by the commit of an emitting transaction
  * (NOTIFY on PostgreSQL, an in-process signal on PGlite) and by a timer for retries that fall due.
@@ -44,6 +51,8 @@ export class DeliveryWorker {
     private readonly db: Database,
     private readonly config: Readonly<Config>,
     private readonly log: FastifyBaseLogger,
+    /** Told the outcome of each attempt this instance sent and recorded (metrics). */
+    private readonly onOutcome?: (outcome: DeliveryOutcome) => void,
   ) {
     // Longer than any send (timeout) plus recording it; a dead instance's attempts are retaken after it.
     this.leaseMs = config.webhooks.timeoutMs + 5_000;
@@ -144,15 +153,14 @@ export class DeliveryWorker {
     let result: SendResult;
     try {
       const key = this.config.webhooks.secretKey;
-      const secrets = [unseal(d.secret, key)];
-      if (d.previousSecret && d.previousSecretExpiresAt && Date.parse(d.previousSecretExpiresAt) > Date.now()) secrets.push(unseal(d.previousSecret, key));
+      const secrets = [...new Set([d.secret, ...d.retiredSecrets].map((sealed) => unseal(sealed, key)))];
       const timestamp = Math.floor(Date.now() / 1000);
       const headers = {
         'webhook-id': d.eventId,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(secrets, d.eventId, timestamp, d.body),
       };
-      result = await postWebhook(d.url, headers, d.body, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.allowPrivateAssetUrls });
+      result = await postWebhook(d.url, headers, d.body, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.allowPrivateUrls });
     } catch (err) {
       if (!(err instanceof SecretUnavailableError)) throw err;
       result = { status: null, error: `the endpoint secret cannot be read: ${err.message}`, durationMs: 0 };
@@ -170,23 +178,33 @@ export class DeliveryWorker {
     };
     // The common case: batched with the other successes of the moment into one statement.
     if (succeeded && d.failingSince === null && result.status !== null) {
-      return this.succeeded({ id: d.id, organizationId: d.organizationId, responseStatus: result.status, durationMs: result.durationMs });
+      await this.succeeded({ id: d.id, organizationId: d.organizationId, responseStatus: result.status, durationMs: result.durationMs });
+      return this.onOutcome?.('succeeded');
     }
-    await this.db.transaction(async (tx) => {
+    const recorded = await this.db.transaction(async (tx): Promise<DeliveryOutcome | undefined> => {
       const mine = await repo.finish(tx, this.id, d.organizationId, d.id, outcome);
-      if (!mine) return;
-      if (succeeded) return repo.markHealthy(tx, d.organizationId, d.endpointId);
-      if (result.status === 410) return repo.disable(tx, d.organizationId, d.endpointId, 'The endpoint answered 410 Gone');
+      if (!mine) return undefined;
+      if (succeeded) {
+        await repo.markHealthy(tx, d.organizationId, d.endpointId);
+        return 'succeeded';
+      }
+      if (result.status === 410) {
+        await repo.disable(tx, d.organizationId, d.endpointId, 'The endpoint answered 410 Gone');
+        return 'disabled';
+      }
       const failingSince = await repo.markFailing(tx, d.organizationId, d.endpointId);
       if (Date.now() - Date.parse(failingSince) >= FAILING_DISABLE_MS) {
-        return repo.disable(tx, d.organizationId, d.endpointId, 'Every delivery attempt failed for 3 days');
+        await repo.disable(tx, d.organizationId, d.endpointId, 'Every delivery attempt failed for 3 days');
+        return 'disabled';
       }
       const delay = this.config.webhooks.retryScheduleMs[d.attempt - 1];
-      if (delay === undefined) return;
+      if (delay === undefined) return 'gave_up';
       // ±20 % jitter, so the retries of many events that failed together do not arrive together.
       const dueInMs = Math.round(delay * (0.8 + Math.random() * 0.4));
       await repo.queueAttempt(tx, { id: newId(), organizationId: d.organizationId, endpointId: d.endpointId, eventId: d.eventId, dueInMs });
+      return 'retrying';
     });
+    if (recorded) this.onOutcome?.(recorded);
   }
 
   private batch: Array<Parameters<typeof repo.finishSucceeded>[2][number]> = [];

@@ -21,6 +21,9 @@ let fileUrl = '';
 export const assetCases: ModuleCases = {
   async prepare(w) {
     w.ids.asset = await freshAsset(w);
+    // Shown by A's apartment: a publishable key reads only assets a public page shows (the others are 404 to it).
+    const shown = await w.t.request({ method: 'PATCH', url: `/api/v1/apartment/${w.ids.apartment}`, key: w.a.key, body: { assetsIds: [w.ids.asset] } });
+    if (shown.statusCode !== 200) throw new Error(`attaching the asset failed: ${shown.statusCode} ${shown.body}`);
     // Registration by URL downloads from a loopback server (the tenancy app allows private addresses).
     const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -21,8 +21,10 @@ export const foundationCases: ModuleCases = {
     'POST /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate', body: { name: fresh('Estate') } }) },
     'POST /api/v1/estate/setup': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate/setup', body: { name: fresh('Setup') } }) },
     'GET /api/v1/estate': { foreign: 'isolated', request: () => ({ url: '/api/v1/estate' }) },
+    'GET /api/v1/estate-slugs/:slug': { foreign: 'isolated', request: () => ({ url: `/api/v1/estate-slugs/${publicSlug}` }) },
     'GET /api/v1/estates/by-slug/:slug': { foreign: 'isolated', request: () => ({ url: `/api/v1/estates/by-slug/${publicSlug}` }) },
     'GET /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys' }) },
+    'GET /api/v1/api-keys/current': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys/current' }) },
     'POST /api/v1/api-keys': { foreign: 'isolated', request: () => ({ url: '/api/v1/api-keys', body: { name: fresh('key'), scopes: ['read'] } }) },
     'DELETE /api/v1/api-keys/:id': {
       foreign: 404,

@@ -192,7 +192,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/estates/by-slug/{slug}": {
+    "/api/v1/estate-slugs/{slug}": {
         parameters: {
             query?: never;
             header?: never;
@@ -200,8 +200,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find an estate by its slug (no key needed): the public page's way to its add-ons
-         * @description Find an estate by its slug (no key needed): the public page's way to its add-ons. No key needed; a key, when sent, must be valid (401 otherwise) and lets the owner see more.
+         * Find an estate by its slug (no key needed): the public page's way to its add-ons; If-None-Match answers 304
+         * @description Find an estate by its slug (no key needed): the public page's way to its add-ons; If-None-Match answers 304. No key needed; a key, when sent, must be valid (401 otherwise) and lets the owner see more.
          */
         get: operations["getEstateBySlug"];
         put?: never;
@@ -720,8 +720,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses
-         * @description List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         * List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses. A publishable key lists only assets a public page shows (unused=true is 403 for it)
+         * @description List the organization’s assets, newest first; `mimeType` filters by prefix, `unused=true` keeps those nothing uses. A publishable key lists only assets a public page shows (unused=true is 403 for it). Needs an organization API key with the `read` scope; another organization's resources answer 404.
          */
         get: operations["listAssets"];
         put?: never;
@@ -744,8 +744,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it
-         * @description Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         * Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it. Any other asset than one a public page shows is 404 to a publishable key
+         * @description Read an asset, with `usedBy`: the apartments, gallery items, investment files, downloads items and map logos that use it. Any other asset than one a public page shows is 404 to a publishable key. Needs an organization API key with the `read` scope; another organization's resources answer 404.
          */
         get: operations["getAsset"];
         put?: never;
@@ -1390,8 +1390,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Issue a new signing secret; the old one keeps signing alongside it for 24 hours
-         * @description Issue a new signing secret; the old one keeps signing alongside it for 24 hours. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
+         * Issue a new signing secret; every rotated-out secret keeps signing alongside it until its own 24 hours end (at most 10 at once, 409 beyond). No body
+         * @description Issue a new signing secret; every rotated-out secret keeps signing alongside it until its own 24 hours end (at most 10 at once, 409 beyond). No body. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1458,6 +1458,26 @@ export interface paths {
          * @description Issue an API key (read, write, or publishable for browsers); the secret is shown only in this answer. Needs an organization API key with the `write` scope; another organization's resources answer 404.
          */
         post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key: id, name, scopes, organization, expiry (any valid key, publishable too; never the secret)
+         * @description The calling key: id, name, scopes, organization, expiry (any valid key, publishable too; never the secret). Takes any valid organization API key: read, write or publishable.
+         */
+        get: operations["getCurrentApiKey"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2289,6 +2309,17 @@ export interface components {
             expiresAt: string | null;
             revokedAt: string | null;
         };
+        /**
+         * CurrentApiKey
+         * @description The key that made the request: never its secret
+         */
+        CurrentApiKey: {
+            id: string;
+            name: string;
+            scopes: ("read" | "write" | "publishable")[];
+            organizationId: string;
+            expiresAt: string | null;
+        };
         /** NavigatorTheme */
         NavigatorTheme: {
             /**
@@ -2383,6 +2414,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2402,6 +2434,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2421,6 +2454,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2440,6 +2474,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2459,6 +2494,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2478,6 +2514,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2497,6 +2534,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2516,6 +2554,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 /** @description bytes *\/size */
                 "Content-Range"?: string;
                 [name: string]: unknown;
@@ -2537,6 +2576,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2556,6 +2596,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2576,6 +2617,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2595,6 +2637,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2623,6 +2666,12 @@ export interface components {
         "RateLimit-Reset": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": string;
+        /** @description The id of this request in the service’s logs and traces: the X-Request-Id the client sent when it is 1–128 safe characters, a new UUID otherwise. On every answer */
+        "X-Request-Id": string;
+        /** @description On the cached reads (public add-on reads, the slug lookup, every answer to a publishable key): `public, max-age=30` (the add-on reads name their own lifetime); a browser or CDN may keep the answer that long */
+        "Cache-Control": string;
+        /** @description The request headers the answer depends on (`authorization` for an answer to a publishable key, `origin` with CORS) */
+        Vary: string;
         /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (nothing was done again) */
         "Idempotent-Replayed": "true";
     };
@@ -2642,6 +2691,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2668,6 +2718,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2685,6 +2736,7 @@ export interface operations {
             /** @description Not ready: a dependency is unavailable */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +2774,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description public, max-age=31536000, immutable: a key never changes */
                     "Cache-Control"?: string;
                     "Accept-Ranges"?: "bytes";
@@ -2737,6 +2790,7 @@ export interface operations {
             206: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description public, max-age=31536000, immutable: a key never changes */
                     "Cache-Control"?: string;
                     "Accept-Ranges"?: "bytes";
@@ -2754,6 +2808,9 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    /** @description public, max-age=31536000, immutable: a key never changes */
+                    "Cache-Control"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2782,6 +2839,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,6 +2886,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2887,6 +2946,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +2977,7 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2955,6 +3016,7 @@ export interface operations {
             /** @description OK: the Estate */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3058,10 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3048,6 +3114,17 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3066,7 +3143,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3095,6 +3172,20 @@ export interface operations {
                     subscriptionStatus?: "DRAFT" | "ACTIVE" | "SUSPENDED" | "CANCELLED";
                     manuallyActivatedAt?: string | null;
                     manuallyActivatedById?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    organizationId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    organization?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    buildings?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    navigatorId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3102,6 +3193,7 @@ export interface operations {
             /** @description Created: the Estate */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3128,7 +3220,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3159,6 +3251,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3200,6 +3293,10 @@ export interface operations {
             /** @description Enough to read the add-ons of /api/v1/estates/{id}/… */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3208,6 +3305,20 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EstateBySlug"];
                 };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3234,6 +3345,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3246,6 +3360,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3294,6 +3415,20 @@ export interface operations {
                     subscriptionStatus?: "DRAFT" | "ACTIVE" | "SUSPENDED" | "CANCELLED";
                     manuallyActivatedAt?: string | null;
                     manuallyActivatedById?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    organizationId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    organization?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    buildings?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    navigatorId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3302,6 +3437,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3340,6 +3476,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3352,6 +3491,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3370,7 +3516,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3408,6 +3554,7 @@ export interface operations {
             /** @description Created: the Navigator */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3446,6 +3593,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3458,6 +3608,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3487,6 +3644,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3594,6 +3752,24 @@ export interface operations {
                             "--promoted-foreground"?: string | null;
                         };
                     };
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    estateId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    parentId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    referenceId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    referenceType?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    type?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    images?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    nested?: unknown;
                 };
             };
         };
@@ -3602,6 +3778,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3628,7 +3805,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3664,6 +3841,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3701,6 +3879,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3745,6 +3924,18 @@ export interface operations {
                     name?: string;
                     isMarketingStop?: boolean;
                     highlightLabel?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    imageUrl?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    asset?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    shapes?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    pois?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
                 };
             };
         };
@@ -3752,6 +3943,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3816,6 +4008,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3878,6 +4071,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3922,6 +4116,10 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3934,6 +4132,17 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3952,7 +4161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3980,6 +4189,12 @@ export interface operations {
                         type: "parking" | "elevator" | "storage" | "garden" | "playground" | "gym" | "pool" | "security" | "bike_room" | "other";
                     }[];
                     source?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -3987,6 +4202,7 @@ export interface operations {
             /** @description Created: the Building */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4025,6 +4241,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4037,6 +4256,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4080,6 +4306,12 @@ export interface operations {
                         type: "parking" | "elevator" | "storage" | "garden" | "playground" | "gym" | "pool" | "security" | "bike_room" | "other";
                     }[];
                     source?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -4088,6 +4320,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4155,8 +4388,9 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     /** @description br or gzip when the client accepts it (Accept-Encoding) and the answer is at least 1 KB; absent otherwise */
                     "Content-Encoding"?: "br" | "gzip";
-                    /** @description Names Accept-Encoding (and Authorization on a publishable key’s answer): caches keep each encoding apart */
-                    Vary?: string;
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4172,6 +4406,17 @@ export interface operations {
             /** @description Not modified: If-None-Match named the current ETag */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4190,7 +4435,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4261,6 +4506,18 @@ export interface operations {
                         source: "auto" | "manual";
                     }[];
                     externalUrl?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    building?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    estateId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    priceChangeHistory?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -4268,6 +4525,7 @@ export interface operations {
             /** @description Created: the Apartment */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4294,7 +4552,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4369,6 +4627,18 @@ export interface operations {
                             source: "auto" | "manual";
                         }[];
                         externalUrl?: string | null;
+                        /** @description Server-managed; ignored when sent */
+                        id?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        building?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        estateId?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        priceChangeHistory?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        createdAt?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        updatedAt?: unknown;
                     }[];
                 };
             };
@@ -4377,6 +4647,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4424,7 +4695,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    apartments: {
+                    apartments: ({
                         /** @description The apartment to change (or externalId; exactly one of them) */
                         id?: string;
                         /** @description The apartment to change, by its externalId (or id; exactly one of them) */
@@ -4478,7 +4749,17 @@ export interface operations {
                             source: "auto" | "manual";
                         }[];
                         externalUrl?: string | null;
-                    }[];
+                        /** @description Server-managed; ignored when sent */
+                        building?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        estateId?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        priceChangeHistory?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        createdAt?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        updatedAt?: unknown;
+                    } & (unknown | unknown))[];
                 };
             };
         };
@@ -4486,6 +4767,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4513,7 +4795,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4586,6 +4868,18 @@ export interface operations {
                             source: "auto" | "manual";
                         }[];
                         externalUrl?: string | null;
+                        /** @description Server-managed; ignored when sent */
+                        id?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        building?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        estateId?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        priceChangeHistory?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        createdAt?: unknown;
+                        /** @description Server-managed; ignored when sent */
+                        updatedAt?: unknown;
                     }[];
                 };
             };
@@ -4594,6 +4888,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4644,6 +4939,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4684,6 +4980,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4696,6 +4995,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4781,6 +5087,18 @@ export interface operations {
                         source: "auto" | "manual";
                     }[];
                     externalUrl?: string | null;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    building?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    estateId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    priceChangeHistory?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -4789,6 +5107,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4841,6 +5160,7 @@ export interface operations {
             /** @description Created: the User */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4861,7 +5181,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4895,6 +5215,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4945,6 +5266,7 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4981,6 +5303,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5025,6 +5348,28 @@ export interface operations {
                 "application/json": {
                     /** @description NEW, IN_PROGRESS, WON, LOST or SPAM (complete list) */
                     status?: "NEW" | "IN_PROGRESS" | "WON" | "LOST" | "SPAM";
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    name?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    email?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    referralUserId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    referralUser?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    estateId?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    apartmentIds?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    phoneNumber?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    info?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    updatedAt?: unknown;
                 };
             };
         };
@@ -5032,6 +5377,7 @@ export interface operations {
             /** @description OK: the Inquiry */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5082,6 +5428,7 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5169,6 +5516,7 @@ export interface operations {
             /** @description Created: the Panorama */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,6 +5549,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5213,6 +5565,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5231,7 +5590,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -5254,6 +5613,7 @@ export interface operations {
             /** @description Created: the Asset */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5301,6 +5661,10 @@ export interface operations {
                     "X-Total-Count"?: number;
                     /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
                     Link?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5313,6 +5677,17 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Items matching the query over all pages */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links to the neighbouring pages, path-absolute (resolve against the URL called): rel="next" while more items follow, rel="prev" after the first page. Absent on a single page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5331,7 +5706,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -5346,7 +5721,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description http or https URL of a publicly hosted file; the service stores its own copy */
+                    /**
+                     * Format: uri
+                     * @description Absolute http or https URL of a publicly hosted file; the service stores its own copy
+                     */
                     src: string;
                     /** @description Asset name; the file name of the URL when omitted */
                     name?: string;
@@ -5357,6 +5735,7 @@ export interface operations {
             /** @description Created: the Asset */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5394,6 +5773,10 @@ export interface operations {
             /** @description OK: the AssetWithUsage */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5406,6 +5789,13 @@ export interface operations {
             /** @description Not modified (a publishable key’s If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5435,6 +5825,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5467,6 +5858,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5479,6 +5874,13 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5513,6 +5915,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5538,7 +5941,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5568,6 +5971,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5611,6 +6015,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5647,6 +6052,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5691,6 +6097,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5716,7 +6123,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -5747,6 +6154,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5791,6 +6199,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5828,6 +6237,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5871,6 +6281,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5906,6 +6317,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5918,6 +6333,13 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5957,6 +6379,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5982,7 +6405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6010,6 +6433,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6061,6 +6485,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6097,6 +6522,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6140,6 +6566,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6165,7 +6592,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6195,6 +6622,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6238,6 +6666,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6274,6 +6703,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6318,6 +6748,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6361,6 +6792,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6396,6 +6828,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6408,6 +6844,13 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6458,6 +6901,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6493,6 +6937,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6515,7 +6960,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6552,6 +6997,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6595,6 +7041,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6631,6 +7078,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6680,6 +7128,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6715,6 +7164,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6727,6 +7180,13 @@ export interface operations {
             /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6761,6 +7221,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6786,7 +7247,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6813,6 +7274,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6856,6 +7318,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6892,6 +7355,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6934,6 +7398,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6959,7 +7424,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6990,6 +7455,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7034,6 +7500,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7071,6 +7538,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7116,6 +7584,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7149,6 +7618,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7172,7 +7642,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -7203,6 +7673,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7250,6 +7721,7 @@ export interface operations {
             /** @description OK: the Webhook */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7284,6 +7756,7 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7321,6 +7794,12 @@ export interface operations {
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint and clears disabledReason */
                     enabled?: boolean;
+                    /** @description Server-managed; ignored when sent */
+                    id?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    createdAt?: unknown;
+                    /** @description Server-managed; ignored when sent */
+                    disabledReason?: unknown;
                 };
             };
         };
@@ -7328,6 +7807,7 @@ export interface operations {
             /** @description OK: the Webhook */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7352,7 +7832,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -7366,6 +7846,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7374,7 +7855,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The new whsec_… secret; the old one keeps signing for 24 hours */
+                        /** @description The new whsec_… secret; each rotated-out one keeps signing for 24 hours from its rotation */
                         secret: string;
                     };
                 };
@@ -7410,6 +7891,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7436,7 +7918,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a different request with the key is 422, and 409 while the first is still running. */
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -7450,6 +7932,7 @@ export interface operations {
             /** @description Accepted: the WebhookDelivery */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7483,6 +7966,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7528,6 +8012,7 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7542,6 +8027,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCurrentApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key that made the request: never its secret */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -7563,6 +8080,7 @@ export interface operations {
             /** @description Done; no body */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
