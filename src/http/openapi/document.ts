@@ -149,6 +149,8 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
       continue;
     }
     if (!status.startsWith('2')) continue;
+    // Any JSON or HTML answer may be compressed (src/http/compression.ts), so it names Accept-Encoding.
+    if (response.content) headers.Vary = ref('Vary');
     if (headers.ETag || (cached && status === '200')) headers.ETag = ref('ETag');
     if (cached && status === '200') Object.assign(headers, { 'Cache-Control': ref('Cache-Control'), Vary: ref('Vary') });
     if (metered) {

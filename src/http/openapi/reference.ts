@@ -9,6 +9,7 @@ const errorResponse = (description: string, example: { statusCode: number; error
     'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
     'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
     'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    Vary: { $ref: '#/components/headers/Vary' },
     ...headers,
   },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
@@ -89,7 +90,8 @@ export const HEADERS: Record<string, unknown> = {
     schema: { type: 'string' },
   },
   Vary: {
-    description: 'The request headers the answer depends on (`authorization` for an answer to a publishable key, `origin` with CORS)',
+    description:
+      'The request headers the answer depends on: `accept-encoding` on every JSON or HTML answer (it may be compressed), `authorization` for an answer to a publishable key, `origin` with CORS',
     schema: { type: 'string' },
   },
   'Idempotent-Replayed': {
