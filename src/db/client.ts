@@ -224,6 +224,14 @@ class PgliteDatabase implements Database {
   }
 }
 
+const ignoreSessionError = () => undefined;
+
+/** Back to the pool, or destroyed when `err` says the session is unusable; a destroyed socket's late errors stay ignored. */
+function giveBack(client: pg.PoolClient, err?: Error): void {
+  if (!err) client.off('error', ignoreSessionError);
+  client.release(err);
+}
+
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   observer: QueryObserver | undefined;
@@ -288,31 +296,38 @@ class PostgresDatabase implements Database {
    * A read-only transaction writes nothing, so it does not move the write generation.
    */
   private async withoutSeqScans<R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       await client.query('BEGIN READ ONLY; SET LOCAL enable_seqscan = off');
       const result = await fn(client);
       await client.query('COMMIT');
-      client.release();
+      giveBack(client);
       return result;
     } catch (err) {
       // The session may be gone or mid-transaction: it is destroyed, never pooled again.
       await client.query('ROLLBACK').catch(() => undefined);
-      client.release(err as Error);
+      giveBack(client, err as Error);
       throw err;
     }
   }
 
-  async begin(): Promise<HeldTransaction> {
+  /**
+   * A client out of the pool. While checked out it has no pool listener: its session ending
+   * (terminated, server gone) would otherwise be an unhandled 'error' event that ends the process. The
+   * failure reaches the owner through its next query; `giveBack` removes the listener.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
-    // A checked-out client has no pool listener: its session ending (terminated, server gone) would
-    // otherwise be an unhandled 'error' event. The failure reaches the owner through its next query.
-    const ignore = () => undefined;
-    client.on('error', ignore);
+    client.on('error', ignoreSessionError);
+    return client;
+  }
+
+  async begin(): Promise<HeldTransaction> {
+    const client = await this.checkout();
     try {
       await client.query('BEGIN');
     } catch (err) {
-      client.release(err as Error);
+      giveBack(client, err as Error);
       throw err;
     }
     let open = true;
@@ -325,11 +340,9 @@ class PostgresDatabase implements Database {
         const result = await client.query(sql);
         // COMMIT of a transaction a failed statement aborted answers ROLLBACK instead of failing.
         if (sql === 'COMMIT' && result.command !== 'COMMIT') throw new Error('The transaction was rolled back');
-        client.off('error', ignore);
-        client.release();
+        giveBack(client);
       } catch (err) {
-        // Destroyed, not pooled; `ignore` stays for the socket's late errors.
-        client.release(err as Error);
+        giveBack(client, err as Error);
         throw err;
       }
     };
@@ -346,7 +359,8 @@ class PostgresDatabase implements Database {
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const work = boundWork.getStore();
     if (work) return work.transaction(this, fn);
-    const client = await this.pool.connect();
+    const client = await this.checkout();
+    let failure: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await fn({
@@ -355,11 +369,17 @@ class PostgresDatabase implements Database {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      failure = err as Error;
+      // A session that cannot roll back is destroyed, not pooled again.
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      if (rolledBack) failure = undefined;
       throw err;
     } finally {
       this.writes++;
-      client.release();
+      giveBack(client, failure);
     }
   }
 
