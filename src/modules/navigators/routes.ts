@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
+import { sendCompressible } from '../../http/compression.js';
 import { ETAG_HEADER, IfMatchHeaders, etagOf, ifNoneMatchHits } from '../../http/etag.js';
-import { IdParams, dropIgnored, partnerErrors, sendJson } from '../../http/schemas.js';
+import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
 import {
   CreateImageBody,
   CreateNavigatorBody,
@@ -27,7 +28,7 @@ const IMAGE_IGNORED = ['id', 'imageUrl', 'asset', 'shapes', 'pois', 'createdAt']
 function sendDocument(request: FastifyRequest, reply: FastifyReply, doc: ServedDocument<unknown>) {
   reply.header('etag', doc.etag);
   if (ifNoneMatchHits(request.headers['if-none-match'], doc.etag)) return reply.code(304).send();
-  return sendJson(reply, doc.body);
+  return sendCompressible(reply, doc.body);
 }
 
 export const navigatorRoutes: FastifyPluginAsyncTypebox = async (app) => {

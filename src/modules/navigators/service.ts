@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { ReadCache } from '../../db/read-cache.js';
 import { conflict, notFound } from '../../errors.js';
+import { CompressibleBody } from '../../http/compression.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import { isUuid, newId } from '../../ids.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -22,10 +23,10 @@ export const NAVIGATOR_CHANNEL = 'navigator_documents_changed';
 /** How deep navigators nest (estate → building → …). */
 const MAX_DEPTH = 5;
 
-/** A read answer kept by the read cache: the document, its JSON bytes and its strong ETag. */
+/** A read answer kept by the read cache: the document, its JSON bytes (and their encodings, made once) and its strong ETag. */
 export interface ServedDocument<T> {
   value: T;
-  body: Buffer;
+  body: CompressibleBody;
   etag: string;
   estateId: string;
 }
@@ -46,7 +47,18 @@ export interface CreateNavigatorInput {
   name: string;
 }
 
-const served = <T>(value: T, estateId: string): ServedDocument<T> => ({ value, body: Buffer.from(JSON.stringify(value)), etag: etagOf(value), estateId });
+const served = <T>(value: T, estateId: string): ServedDocument<T> => ({
+  value,
+  body: new CompressibleBody(Buffer.from(JSON.stringify(value))),
+  etag: etagOf(value),
+  estateId,
+});
+
+/**
+ * Bytes of navigator documents kept at most: a 36-frame navigator with 100 shapes per frame is about
+ * 0.9 MB of JSON, held as bytes, their encodings and the parsed document (about four times the JSON).
+ */
+const DOCUMENTS_MAX_BYTES = 128 * 1024 * 1024;
 
 export class NavigatorsService {
   /**
@@ -63,7 +75,10 @@ export class NavigatorsService {
     config: Pick<Config, 'publicUrl'>,
     storage: Pick<BlobStore, 'publicUrl'>,
   ) {
-    this.documents = new ReadCache(db, NAVIGATOR_CHANNEL);
+    this.documents = new ReadCache(db, NAVIGATOR_CHANNEL, {
+      weigh: (doc) => doc.body.weight + doc.body.identity.length * 2,
+      maxWeight: DOCUMENTS_MAX_BYTES,
+    });
     this.prefixes = { original: assetSrc(config, storage, ''), files: `${config.publicUrl}/files/` };
     this.frames = new NavigatorFrames(db, this.prefixes);
   }
