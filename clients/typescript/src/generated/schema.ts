@@ -1639,7 +1639,100 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** Navigator */
+        /**
+         * Navigator
+         * @example {
+         *       "id": "01a2157c-553e-71a8-877e-daea3d5fc227",
+         *       "estateId": "01a2157c-5541-71a2-9bcc-9235b4992b1e",
+         *       "parentId": null,
+         *       "referenceId": "01a2157c-5541-71a2-9bcc-9235b4992b1e",
+         *       "referenceType": "estate",
+         *       "type": "image",
+         *       "seoTitle": "Park Residence",
+         *       "seoDescription": null,
+         *       "seoOgImage": null,
+         *       "images": [
+         *         {
+         *           "id": "01a2157c-5d2a-729e-8255-8bc6c4e12448",
+         *           "angle": 0,
+         *           "name": "South",
+         *           "imageUrl": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e",
+         *           "isMarketingStop": true,
+         *           "highlightLabel": null,
+         *           "assetId": "01a2157c-592e-7443-93a3-0894d8efab3e",
+         *           "asset": {
+         *             "id": "01a2157c-592e-7443-93a3-0894d8efab3e",
+         *             "name": "render-000.png",
+         *             "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e",
+         *             "mimeType": "image/png",
+         *             "sizeBytes": 31347,
+         *             "width": 1920,
+         *             "height": 1080,
+         *             "variants": [
+         *               {
+         *                 "width": 320,
+         *                 "height": 180,
+         *                 "mimeType": "image/webp",
+         *                 "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w320",
+         *                 "sizeBytes": null
+         *               },
+         *               {
+         *                 "width": 640,
+         *                 "height": 360,
+         *                 "mimeType": "image/webp",
+         *                 "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w640",
+         *                 "sizeBytes": null
+         *               },
+         *               {
+         *                 "width": 1280,
+         *                 "height": 720,
+         *                 "mimeType": "image/webp",
+         *                 "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w1280",
+         *                 "sizeBytes": null
+         *               }
+         *             ],
+         *             "placeholder": null
+         *           },
+         *           "shapes": [
+         *             {
+         *               "id": "01a2157c-64b9-74dd-9eb4-ce0816768472",
+         *               "name": "A-101",
+         *               "description": null,
+         *               "referenceType": "apartment",
+         *               "referenceId": "01a2157c-59fb-7697-b183-e2a7553de3d5",
+         *               "shape": "M120 640L420 640 420 820 120 820Z",
+         *               "createdAt": "2026-11-26T01:33:23.502Z"
+         *             }
+         *           ],
+         *           "pois": [],
+         *           "createdAt": "2026-11-26T01:33:21.412Z"
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-26T01:33:19.550Z",
+         *       "options": {
+         *         "sourceWidth": 1920,
+         *         "sourceHeight": 1080,
+         *         "overlayWidth": 1920,
+         *         "overlayHeight": 1080,
+         *         "startingAngle": 0,
+         *         "minimalSidebarWidthPercent": 25,
+         *         "northFrameIndex": 0,
+         *         "hideFilters": [],
+         *         "hideColumns": [],
+         *         "navigatorName": "Park Residence",
+         *         "canFreelyRotate": false,
+         *         "disableHidingSidebar": false,
+         *         "noApartmentsViewer": false,
+         *         "mirroredRotationCameraMovement": false,
+         *         "isLoopable": false,
+         *         "favouritesEnabled": true,
+         *         "compassEnabled": false,
+         *         "customTheme": {}
+         *       },
+         *       "nested": [],
+         *       "isPreview": false
+         *     }
+         */
         Navigator: {
             id: string;
             estateId: string;
@@ -2166,7 +2259,64 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** NavigatorImage */
+        /**
+         * NavigatorImage
+         * @example {
+         *       "id": "01a2157c-5d2a-729e-8255-8bc6c4e12448",
+         *       "angle": 0,
+         *       "name": "South",
+         *       "imageUrl": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e",
+         *       "isMarketingStop": true,
+         *       "highlightLabel": null,
+         *       "assetId": "01a2157c-592e-7443-93a3-0894d8efab3e",
+         *       "asset": {
+         *         "id": "01a2157c-592e-7443-93a3-0894d8efab3e",
+         *         "name": "render-000.png",
+         *         "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e",
+         *         "mimeType": "image/png",
+         *         "sizeBytes": 31347,
+         *         "width": 1920,
+         *         "height": 1080,
+         *         "variants": [
+         *           {
+         *             "width": 320,
+         *             "height": 180,
+         *             "mimeType": "image/webp",
+         *             "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w320",
+         *             "sizeBytes": null
+         *           },
+         *           {
+         *             "width": 640,
+         *             "height": 360,
+         *             "mimeType": "image/webp",
+         *             "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w640",
+         *             "sizeBytes": null
+         *           },
+         *           {
+         *             "width": 1280,
+         *             "height": 720,
+         *             "mimeType": "image/webp",
+         *             "src": "https://publisher.example.com/files/01a2157c-4fa0-72f1-b339-542c79a4271b/01a2157c-592e-7443-93a3-0894d8efab3e-w1280",
+         *             "sizeBytes": null
+         *           }
+         *         ],
+         *         "placeholder": null
+         *       },
+         *       "shapes": [
+         *         {
+         *           "id": "01a2157c-64b9-74dd-9eb4-ce0816768472",
+         *           "name": "A-101",
+         *           "description": null,
+         *           "referenceType": "apartment",
+         *           "referenceId": "01a2157c-59fb-7697-b183-e2a7553de3d5",
+         *           "shape": "M120 640L420 640 420 820 120 820Z",
+         *           "createdAt": "2026-11-26T01:33:23.502Z"
+         *         }
+         *       ],
+         *       "pois": [],
+         *       "createdAt": "2026-11-26T01:33:21.412Z"
+         *     }
+         */
         NavigatorImage: {
             id: string;
             angle: number;
