@@ -10,6 +10,7 @@
  *   npm run bench:navigator -- --engines pglite --runs 5 --duration 5 --connections 10
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,7 +32,9 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const PUTS = Number(args.puts);
 const SEQUENTIAL = Number(args.sequential);
-const load = { connections: Number(args.connections), duration: Number(args.duration) };
+// Both reads as a browser asks for them: the navigator document is sent compressed (cached encodings), the
+// apartment (under 1 KB) as it is.
+const load = { connections: Number(args.connections), duration: Number(args.duration), acceptEncoding: 'br, gzip' };
 const FRAMES = 36;
 const SHAPES = 100;
 
@@ -107,6 +110,7 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     const navUrl = `/api/v1/navigator/${s.nav}`;
     const doc = await fetch(app.base + navUrl, { headers: { authorization: `Bearer ${s.key}` } });
     const bytes = (await doc.arrayBuffer()).byteLength;
+    const sent = await bytesOnTheWire(app.base + navUrl, s.key, load.acceptEncoding);
     const putUrl = `/api/v1/navigator/${s.nestedId}/images/${s.target}/shapes`;
     const many = shapes(s.apartments, 2_000);
     const one = shapes(s.apartments, 1);
@@ -128,7 +132,7 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
         ['navigator', navUrl],
       ] as const) {
         const started = performance.now();
-        const res = await fetch(app.base + p, { headers: { authorization: `Bearer ${s.key}` } });
+        const res = await fetch(app.base + p, { headers: { authorization: `Bearer ${s.key}`, 'accept-encoding': load.acceptEncoding } });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${p} -> ${res.status}`);
         latency[name]!.push(performance.now() - started);
@@ -150,7 +154,9 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
       rates.navigator = [...(rates.navigator ?? []), rate];
       ratios.push(rate / baseline);
     }
-    console.log(`${engine}: GET req/s (median of ${RUNS}); navigator document ${Math.round(bytes / 1024)} KB`);
+    console.log(
+      `${engine}: GET req/s (median of ${RUNS}); navigator document ${Math.round(bytes / 1024)} KB (${Math.round(sent.bytes / 1024)} KB as ${sent.encoding})`,
+    );
     console.log(`  apartment by id         ${Math.round(median(rates['apartment by id']!))} req/s`);
     console.log(`  navigator ${FRAMES} x ${SHAPES}       ${Math.round(median(rates.navigator!))} req/s   ratio ${median(ratios).toFixed(2)}`);
   } finally {
@@ -161,3 +167,18 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
 }
 
 for (const engine of args.engines.split(',') as Array<'pglite' | 'postgres'>) await benchEngine(engine);
+
+/** The body's bytes as sent (fetch decodes them), and the encoding the server chose. */
+function bytesOnTheWire(url: string, key: string, acceptEncoding: string): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': acceptEncoding } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+      })
+      .on('error', reject);
+  });
+}
