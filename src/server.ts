@@ -1,20 +1,28 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { StorageOwnershipError } from './storage/stamp.js';
 
 // Only the configuration is imported statically: with OTEL_EXPORTER_OTLP_ENDPOINT set, tracing starts
 // before anything that loads node:http or pg, so its instrumentations can wrap them.
 export async function startServer(): Promise<void> {
   const config = loadConfig();
   const tracing = config.tracing ? await (await import('./observability/tracing.js')).startTracing(config.tracing) : undefined;
-  const [{ buildApp }, { sweepOrphans }, { openRuntime }, { createBlobStore }] = await Promise.all([
+  const [{ buildApp }, { sweepOrphans }, { openRuntime }, { createBlobStore }, { claimStorage, describeDatabase }] = await Promise.all([
     import('./app.js'),
     import('./modules/assets/orphans.js'),
     import('./runtime.js'),
     import('./storage/index.js'),
+    import('./storage/stamp.js'),
   ]);
   const runtime = await openRuntime(config, 'server', { ownsFiles: true });
   const storage = createBlobStore(config);
+  // Before any file is served or swept: the storage must be this database's (issue 25, item 1).
+  const claimed = await claimStorage(runtime.db, storage, describeDatabase(config)).catch(async (err: unknown) => {
+    await runtime.close();
+    throw err;
+  });
   const app = await buildApp({ config, db: runtime.db, storage });
+  if (claimed !== 'owned') app.log.info({ storage: storage.describe(), outcome: claimed }, 'file storage stamped with this database');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -40,15 +48,16 @@ export async function startServer(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
-    // Bytes an upload stored before a crash took its row (or a delete's row before its bytes).
-    // Alone on DATA_DIR with local files, nothing else can be writing, so everything unreferenced
-    // goes before the first request; with shared storage only objects older than any request.
+    // Bytes an upload stored before a crash took its row (or a delete's row before its bytes), as
+    // recorded in this database's outbox (storage_intents); nothing else is ever removed. Alone on
+    // DATA_DIR with local files, nothing else can be writing, so every intent is settled before the
+    // first request; with shared storage only intents older than any request.
     if (runtime.lock && storage.driver === 'disk') {
       const swept = await sweepOrphans(runtime.db, storage, new Date());
       if (swept.objects + swept.temporary > 0) app.log.info(swept, 'removed files left by an interrupted upload or delete');
     } else {
       sweepOrphans(runtime.db, storage, new Date(Date.now() - ORPHAN_AGE_MS)).then(
-        (swept) => swept.objects > 0 && app.log.info(swept, 'removed stored objects without an asset'),
+        (swept) => swept.objects > 0 && app.log.info(swept, 'removed files left by an interrupted upload or delete'),
         (err: unknown) => app.log.warn({ err }, 'orphan sweep failed; it runs again at the next start'),
       );
     }
@@ -72,7 +81,7 @@ const ORPHAN_AGE_MS = 60 * 60 * 1000;
 const isMain = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/server.js') || process.argv[1]?.endsWith('/server.ts');
 if (isMain) {
   startServer().catch((err: unknown) => {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof StorageOwnershipError) {
       process.stderr.write(`estate-publisher: ${err.message}\n`);
     } else {
       process.stderr.write(`estate-publisher: failed to start: ${(err as Error)?.stack ?? String(err)}\n`);

@@ -97,6 +97,12 @@ export interface Buildings {
   updatedAt: Generated<string>;
 }
 
+export interface DatabaseIdentity {
+  createdAt: Generated<string>;
+  id: Generated<string>;
+  singleton: Generated<boolean>;
+}
+
 export interface DownloadsGroups {
   createdAt: Generated<string>;
   estateId: string;
@@ -330,6 +336,12 @@ export interface Panoramas {
   src: string;
 }
 
+export interface StorageIntents {
+  createdAt: Generated<string>;
+  id: string;
+  storageKey: string;
+}
+
 export interface Users {
   avatarUrl: string | null;
   createdAt: Generated<string>;
@@ -396,6 +408,7 @@ export interface DB {
   apiKeys: ApiKeys;
   assets: Assets;
   buildings: Buildings;
+  databaseIdentity: DatabaseIdentity;
   downloadsGroups: DownloadsGroups;
   downloadsItems: DownloadsItems;
   estates: Estates;
@@ -414,6 +427,7 @@ export interface DB {
   organizationMemberships: OrganizationMemberships;
   organizations: Organizations;
   panoramas: Panoramas;
+  storageIntents: StorageIntents;
   users: Users;
   webhookDeliveries: WebhookDeliveries;
   webhookEndpoints: WebhookEndpoints;

@@ -27,8 +27,14 @@ export interface BlobStore {
   check(): Promise<void>;
   /** A direct public URL for the object when the store serves it itself; undefined to serve through the service. */
   publicUrl(key: string): string | undefined;
-  /** Every stored object with its last change, for the orphan sweep. */
+  /** Every stored object with its last change (the stamp excepted). */
   list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /** Where the objects are, for people: a directory, or s3://bucket at an endpoint (never credentials). */
+  describe(): string;
+  /** The ownership stamp's text (see storage/stamp.ts); undefined when there is none. */
+  readStamp(): Promise<string | undefined>;
+  /** Writes the stamp unless one exists; false when one was already there (read it again). */
+  writeStamp(text: string): Promise<boolean>;
   /** Removes partial writes (temporary files) older than the given time, left by a process that died mid-upload. */
   purgeTemporary(olderThan: Date): Promise<number>;
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/;
+/** The ownership stamp at the root of the files directory (a dot file: never a key). */
+const STAMP_FILE = '.pps-storage.json';
 
 /** Local disk under DATA_DIR/files. Writes go to a temp file renamed into place, so a reader never sees half a file. */
 export class DiskBlobStore implements BlobStore {
@@ -64,6 +66,31 @@ export class DiskBlobStore implements BlobStore {
 
   publicUrl(): string | undefined {
     return undefined;
+  }
+
+  describe(): string {
+    return path.resolve(this.root);
+  }
+
+  async readStamp(): Promise<string | undefined> {
+    try {
+      return await readFile(path.join(this.root, STAMP_FILE), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  /** Exclusive create: of two processes stamping at once, one writes and the other reads what it wrote. */
+  async writeStamp(text: string): Promise<boolean> {
+    await mkdir(this.root, { recursive: true });
+    try {
+      await writeFile(path.join(this.root, STAMP_FILE), text, { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
   }
 
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {

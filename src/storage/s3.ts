@@ -1,5 +1,13 @@
 import { type Readable, Transform } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { BlobRange, BlobStat, BlobStore } from './blob-store.js';
 
@@ -13,6 +21,19 @@ export interface S3StoreOptions {
   /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
   publicBaseUrl: string | undefined;
 }
+
+/** The ownership stamp (see storage/stamp.ts): an object at the bucket's root, never an asset key. */
+const STAMP_KEY = '.pps-storage.json';
+
+/** The endpoint without credentials or path: scheme, host and port. */
+const endpointHost = (endpoint: string) => {
+  try {
+    const u = new URL(endpoint);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'the configured endpoint';
+  }
+};
 
 const isMissing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -105,11 +126,44 @@ export class S3BlobStore implements BlobStore {
     return this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/${key}` : undefined;
   }
 
+  describe(): string {
+    return `s3://${this.options.bucket}${this.options.endpoint ? ` at ${endpointHost(this.options.endpoint)}` : ''}`;
+  }
+
+  async readStamp(): Promise<string | undefined> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY }));
+      return await out.Body?.transformToString('utf8');
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Create-only: not when a stamp is there, and a conditional create (If-None-Match: *) where the
+   * store supports it (AWS S3, MinIO) for two writers at once; a store that ignores the header may let
+   * the second overwrite, and the caller's read-back then sees whose stamp won.
+   */
+  async writeStamp(text: string): Promise<boolean> {
+    if ((await this.readStamp()) !== undefined) return false;
+    try {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY, Body: text, ContentType: 'application/json', IfNoneMatch: '*' }),
+      );
+      return true;
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 412 || status === 409) return false;
+      throw err;
+    }
+  }
+
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
+      for (const o of page.Contents ?? []) if (o.Key && o.Key !== STAMP_KEY) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }

@@ -169,6 +169,15 @@ export class ObservedStore implements BlobStore {
   purgeTemporary(olderThan: Date) {
     return this.inner.purgeTemporary(olderThan);
   }
+  describe() {
+    return this.inner.describe();
+  }
+  readStamp() {
+    return this.inner.readStamp();
+  }
+  writeStamp(text: string) {
+    return this.inner.writeStamp(text);
+  }
 }
 
 type S3rverInstance = { run(): Promise<{ port: number }>; close(): Promise<void> };

@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { newId } from '../../src/ids.js';
+import { storageIntents } from '../../src/modules/assets/intents.js';
 import { sweepOrphans } from '../../src/modules/assets/orphans.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { type Driver, diskDriver, multipart, s3Driver, svg } from './assets-fixtures.js';
@@ -180,11 +182,17 @@ describe.each(['disk', 's3'] as const)('images on %s storage', (driverName) => {
     expect(await variantsOf(doomed.id)).toEqual([]);
     expect((await fetchFile(doomed.variants[0]!.src)).statusCode).toBe(404);
 
-    // A variant left behind by a crash between a delete's row and its files.
+    // A variant left behind by a crash between a delete's row (which records its intent) and its files.
     const { Readable } = await import('node:stream');
+    await storageIntents.record(t.db, `${a.id}/${doomed.id}`);
     await t.storage.put(`${a.id}/${doomed.id}-w320`, Readable.from([Buffer.from('left')]), 'image/webp');
+    // A variant this database never recorded (another database's, say) is not the sweep's to remove.
+    const stranger = `${a.id}/${newId()}-w320`;
+    await t.storage.put(stranger, Readable.from([Buffer.from('not ours')]), 'image/webp');
     await sweepOrphans(t.db, t.storage, new Date(Date.now() + 60_000));
     expect(await variantsOf(doomed.id)).toEqual([]);
+    expect(await t.storage.stat(stranger)).toBeDefined();
+    await t.storage.delete(stranger);
     expect(await variantsOf(kept.id)).toHaveLength(2);
     expect((await fetchFile(kept.variants[0]!.src)).statusCode).toBe(200);
   });

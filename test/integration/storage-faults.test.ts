@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
+import { storageIntents } from '../../src/modules/assets/intents.js';
 import { sweepOrphans } from '../../src/modules/assets/orphans.js';
 import { createTestApp } from '../helpers/app.js';
 import { type Driver, diskDriver, multipart, png, s3Driver } from './assets-fixtures.js';
@@ -13,7 +14,7 @@ describe.each(drivers.map((make) => [make]))('orphan sweep (%#: disk, s3)', (mak
   let driver: Driver;
   afterAll(async () => driver?.stop());
 
-  it('removes objects without a row and partial writes, keeps every asset', async () => {
+  it('removes only what the outbox names without a row (and partial writes); keeps every asset and every unrecorded file', async () => {
     driver = await makeDriver();
     const t = await createTestApp({ storage: driver.make });
     try {
@@ -22,10 +23,18 @@ describe.each(drivers.map((make) => [make]))('orphan sweep (%#: disk, s3)', (mak
       const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body: upload.body, headers: upload.headers });
       expect(res.statusCode).toBe(201);
       const kept = res.json() as { id: string };
+      // The upload's row settled its intent in the same statement.
+      expect(await t.db.query('SELECT * FROM storage_intents')).toEqual([]);
 
-      // What a process killed between storing the bytes and inserting the row leaves behind.
+      // What a process killed between storing the bytes and inserting the row leaves behind: the intent and the object.
       const orphanKey = `${org.id}/${newId()}`;
+      await storageIntents.record(t.db, orphanKey);
       await t.storage.put(orphanKey, Readable.from([Buffer.from('orphan bytes')]), 'application/octet-stream');
+      // A file this database never recorded: another database's on the same storage, or one from before the outbox.
+      const stranger = `${newId()}/${newId()}`;
+      await t.storage.put(stranger, Readable.from([Buffer.from('not ours')]), 'application/octet-stream');
+      // An intent whose row committed (a variant job that died after its finish): only the intent goes.
+      await storageIntents.record(t.db, `${org.id}/${kept.id}`);
       if (driver.name === 'disk') {
         await mkdir(path.join(t.dataDir, 'files', '.tmp'), { recursive: true });
         await writeFile(path.join(t.dataDir, 'files', '.tmp', 'interrupted-upload'), 'half a file');
@@ -35,15 +44,49 @@ describe.each(drivers.map((make) => [make]))('orphan sweep (%#: disk, s3)', (mak
       expect(swept.objects).toBe(1);
       if (driver.name === 'disk') expect(swept.temporary).toBe(1);
       expect(await t.storage.stat(orphanKey)).toBeUndefined();
+      expect(await t.storage.stat(stranger)).toBeDefined();
+      expect(await t.db.query('SELECT * FROM storage_intents')).toEqual([]);
       const file = await t.request({ method: 'GET', url: `/files/${org.id}/${kept.id}` });
       expect(file.statusCode).toBe(200);
       expect(file.rawPayload.equals(png())).toBe(true);
 
-      // Objects younger than the cut-off are left alone: they may be uploads still running elsewhere.
+      // Intents younger than the cut-off are left alone: they may be uploads still running elsewhere.
       const young = `${org.id}/${newId()}`;
+      await storageIntents.record(t.db, young);
       await t.storage.put(young, Readable.from([Buffer.from('in flight')]), 'application/octet-stream');
       expect((await sweepOrphans(t.db, t.storage, new Date(Date.now() - 60_000))).objects).toBe(0);
       expect(await t.storage.stat(young)).toBeDefined();
+      expect(await t.db.query('SELECT * FROM storage_intents')).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a delete whose store fails keeps its intent; the sweep then removes the file and its variants', async () => {
+    const t = await createTestApp({ storage: driver.make });
+    try {
+      const org = await t.createOrg();
+      const upload = multipart({ filename: 'gone.png', type: 'image/png', data: png() });
+      const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body: upload.body, headers: upload.headers });
+      const asset = res.json() as { id: string };
+      const key = `${org.id}/${asset.id}`;
+      const variant = `${key}-w320`;
+      await t.storage.put(variant, Readable.from([Buffer.from('variant')]), 'image/webp');
+      const realDelete = t.storage.delete.bind(t.storage);
+      t.storage.delete = async () => {
+        throw new Error('store down');
+      };
+      try {
+        expect((await t.request({ method: 'DELETE', url: `/api/v1/asset/${asset.id}`, key: org.key })).statusCode).toBe(204);
+      } finally {
+        t.storage.delete = realDelete;
+      }
+      expect(await t.storage.stat(key)).toBeDefined();
+      expect(await t.db.query<{ storage_key: string }>('SELECT storage_key FROM storage_intents')).toEqual([{ storage_key: key }]);
+      expect((await sweepOrphans(t.db, t.storage, new Date(Date.now() + 60_000))).objects).toBe(1);
+      expect(await t.storage.stat(key)).toBeUndefined();
+      expect(await t.storage.stat(variant)).toBeUndefined();
+      expect(await t.db.query('SELECT * FROM storage_intents')).toEqual([]);
     } finally {
       await t.close();
     }

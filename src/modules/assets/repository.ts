@@ -36,8 +36,14 @@ function isUsed(eb: ExpressionBuilder<DB & { a: Assets }, 'a'>) {
 }
 
 export const assetsRepository = {
-  insert(db: Queryable, row: Insertable<Assets>): Promise<AssetRow> {
-    return q(db).insertInto('assets').values(row).returningAll().executeTakeFirstOrThrow();
+  /** Inserts the row and, in the same statement, settles the storage intent its upload recorded. */
+  insert(db: Queryable, row: Insertable<Assets>, intentId: string): Promise<AssetRow> {
+    return q(db)
+      .with('settled', (d) => d.deleteFrom('storageIntents').where('id', '=', intentId))
+      .insertInto('assets')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 
   /** One asset of the organization; `publicOnly`: only one a public page shows (a publishable key's read). */

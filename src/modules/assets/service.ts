@@ -14,6 +14,7 @@ import type { ImageProcessor } from './images/processor.js';
 import { isRasterImage, plannedVariants, readImageFacts } from './images/render.js';
 import { parseVariantKey, variantKey } from './images/variant-keys.js';
 import { type IngestOptions, type Ingested, ingest } from './ingest.js';
+import { storageIntents } from './intents.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
 import { type Asset, type AssetWithUsage, MAX_REMOTE_BYTES, MAX_UPLOAD_BYTES, type StoredVariant } from './schemas.js';
 import { assetSrc } from './src-url.js';
@@ -79,7 +80,12 @@ export class AssetsService {
     };
   }
 
-  /** Stores the bytes, then the row; a failed insert removes the stored object so nothing is orphaned. */
+  /**
+   * Records the intent, stores the bytes, then the row (which settles the intent in the same
+   * statement); a failure removes the stored object and settles the intent, so nothing is orphaned.
+   * A process that dies between the bytes and the row leaves the intent: the start-up sweep removes
+   * the object it names.
+   */
   private async store(
     organizationId: string,
     source: Readable,
@@ -91,14 +97,27 @@ export class AssetsService {
   ): Promise<Asset> {
     const id = newId();
     const key = storageKey(organizationId, id);
-    const stored = await ingest(this.storage, key, source, meta);
+    const intent = await storageIntents.record(this.db, key);
+    let stored: Ingested;
+    try {
+      stored = await ingest(this.storage, key, source, meta);
+    } catch (err) {
+      // ingest removed whatever it had stored.
+      await storageIntents.settle(this.db, intent).catch(() => undefined);
+      throw err;
+    }
     try {
       await meta.beforeRecord?.();
       const { head: _, ...file } = stored;
-      const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...file, ...(await imageColumns(stored)) });
+      const row = await repo.insert(this.db, { id, organizationId, name: meta.name, storageKey: key, ...file, ...(await imageColumns(stored)) }, intent);
       return this.toAsset(row);
     } catch (err) {
-      await this.storage.delete(key).catch(() => undefined);
+      // The intent stays when the object cannot be removed now: the sweep removes it later.
+      const removed = await this.storage.delete(key).then(
+        () => true,
+        () => false,
+      );
+      if (removed) await storageIntents.settle(this.db, intent).catch(() => undefined);
       throw err;
     }
   }
@@ -190,12 +209,19 @@ export class AssetsService {
       const deleted = await repo.delete(tx, organizationId, id);
       if (!deleted) throw notFound('Asset', id);
       await emitEvent(tx, organizationId, 'asset.deleted', this.toAsset(deleted));
-      return deleted;
+      // Committed with the row's removal: a process that dies before the bytes go leaves the intent.
+      const intent = await storageIntents.recordIn(tx, deleted.storageKey);
+      return { deleted, intent };
     });
-    // The row is gone, so the bytes are unreachable (files are served only for an existing row);
-    // a store that fails here leaves an unreachable object rather than failing a committed delete.
-    await this.storage.delete(row.storageKey).catch(() => undefined);
-    await this.images.deleteVariants(row.storageKey);
+    // The row is gone, so the bytes are unreachable (files are served only for an existing row); a
+    // store that fails here keeps the intent (the start-up sweep retries) rather than failing a
+    // committed delete.
+    const removed = await this.storage.delete(row.deleted.storageKey).then(
+      () => true,
+      () => false,
+    );
+    const variantsRemoved = await this.images.deleteVariants(row.deleted.storageKey);
+    if (removed && variantsRemoved) await storageIntents.settle(this.db, row.intent).catch(() => undefined);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { Database } from '../../../db/client.js';
 import { json } from '../../../db/query.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { touchAddonsShowingAsset } from '../../addons/asset-references.js';
+import { storageIntents } from '../intents.js';
 import { assetsRepository as repo } from '../repository.js';
 import { VARIANT_WIDTHS } from '../schemas.js';
 import { type RenderedImage, renderImage } from './render.js';
@@ -150,7 +151,8 @@ export class ImageProcessor {
       original = await readAll(await this.storage.get(row.storageKey));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // the store is down: stays pending
-      return this.finish(organizationId, id, row.storageKey, undefined);
+      await this.finish(organizationId, id, row.storageKey, undefined);
+      return;
     }
     let rendered: RenderedImage | undefined;
     try {
@@ -159,13 +161,18 @@ export class ImageProcessor {
       // Truncated, corrupt, over the pixel limit, a format the library lacks: the asset stays, without variants.
       this.log.info({ assetId: id, reason: (err as Error).message }, 'image cannot be read; no dimensions or variants');
     }
+    // Variants of an asset deleted while they are stored must not outlive a crash: the intent lets the
+    // start-up sweep remove them when no row names the asset any more.
+    const intent = rendered?.variants.length ? await storageIntents.record(this.db, row.storageKey) : undefined;
     for (const v of rendered?.variants ?? []) {
       await this.storage.put(variantKey(row.storageKey, v.width), Readable.from([v.data]), 'image/webp');
     }
-    await this.finish(organizationId, id, row.storageKey, rendered);
+    const settled = await this.finish(organizationId, id, row.storageKey, rendered);
+    if (intent && settled) await storageIntents.settle(this.db, intent);
   }
 
-  private async finish(organizationId: string, id: string, storageKey: string, rendered: RenderedImage | undefined): Promise<void> {
+  /** Records the outcome; whether the variants stored for it are settled (kept for a row, or removed). */
+  private async finish(organizationId: string, id: string, storageKey: string, rendered: RenderedImage | undefined): Promise<boolean> {
     const recorded = await this.db.transaction(async (tx) => {
       // The add-ons showing the asset first, then the asset row: the lock order of an asset delete (and of
       // every add-on write), so a delete racing this job cannot deadlock with it.
@@ -182,11 +189,12 @@ export class ImageProcessor {
       return done;
     });
     // Deleted while its variants were made: the delete may have run before they were stored.
-    if (!recorded) await this.deleteVariants(storageKey);
+    return recorded || (await this.deleteVariants(storageKey));
   }
 
-  /** Removes every variant an asset can have (the asset is deleted); missing ones are no error. */
-  async deleteVariants(storageKey: string): Promise<void> {
-    await Promise.all(VARIANT_WIDTHS.map((w) => this.storage.delete(variantKey(storageKey, w)).catch(() => undefined)));
+  /** Removes every variant an asset can have (the asset is deleted); missing ones are no error. Whether all went. */
+  async deleteVariants(storageKey: string): Promise<boolean> {
+    const results = await Promise.allSettled(VARIANT_WIDTHS.map((w) => this.storage.delete(variantKey(storageKey, w))));
+    return results.every((r) => r.status === 'fulfilled');
   }
 }

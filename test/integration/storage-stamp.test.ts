@@ -1,0 +1,92 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { StorageOwnershipError, claimStorage, databaseId } from '../../src/storage/stamp.js';
+import { type TestApp, createTestApp } from '../helpers/app.js';
+import { type Driver, diskDriver, multipart, png, s3Driver } from './assets-fixtures.js';
+
+const drivers: Array<() => Promise<Driver>> = [async () => diskDriver(), s3Driver];
+
+/**
+ * The storage stamp on both drivers (issue 25, item 1): the first database to use a storage stamps it;
+ * another database is refused with both named; storage from before stamps is adopted only by a
+ * database whose files are in it. The server-process version of the engine switch is engine-switch.test.ts.
+ */
+describe.each(drivers.map((make) => [make]))('storage stamp (%#: disk, s3)', (makeDriver) => {
+  const open: TestApp[] = [];
+  const drivers: Driver[] = [];
+  afterAll(async () => {
+    for (const t of open) await t.close();
+    for (const d of drivers) await d.stop();
+  });
+  const fresh = async () => {
+    const driver = await makeDriver();
+    drivers.push(driver);
+    const owner = await createTestApp({ storage: driver.make });
+    open.push(owner);
+    // A second database on the very same storage (the same directory, the same bucket).
+    const other = await createTestApp({ storage: () => owner.storage });
+    open.push(other);
+    return { owner, other };
+  };
+  const uploadTo = async (t: TestApp) => {
+    const org = await t.createOrg();
+    const { body, headers } = multipart({ filename: 'a.png', type: 'image/png', data: png() });
+    const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body, headers });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { id: string };
+  };
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (err: unknown) => {
+        expect(err).toBeInstanceOf(StorageOwnershipError);
+        return (err as Error).message;
+      },
+    );
+
+  it('stamps empty storage for its database, goes on for it, refuses another naming both, touches no file', async () => {
+    const { owner, other } = await fresh();
+    expect(await claimStorage(owner.db, owner.storage, 'database one')).toBe('stamped');
+    expect(await claimStorage(owner.db, owner.storage, 'database one')).toBe('owned');
+    const stamp = JSON.parse((await owner.storage.readStamp())!) as { databaseId: string; database: string };
+    expect(stamp).toMatchObject({ databaseId: await databaseId(owner.db), database: 'database one' });
+    const asset = await uploadTo(owner);
+
+    const message = await refusal(claimStorage(other.db, other.storage, 'database two'));
+    expect(message).toContain('belongs to another database: database one');
+    expect(message).toContain(await databaseId(owner.db));
+    expect(message).toContain("this server's database is database two");
+    expect(message).toContain(await databaseId(other.db));
+    expect(
+      await owner.storage.stat(`${(await owner.db.query<{ k: string }>('SELECT storage_key AS k FROM assets WHERE id = $1', [asset.id]))[0]!.k}`),
+    ).toBeDefined();
+    // The refusal wrote nothing: the owner still goes on.
+    expect(await claimStorage(owner.db, owner.storage, 'database one')).toBe('owned');
+  });
+
+  it('storage from before stamps: refused by a database none of whose files are there, adopted by the one whose are', async () => {
+    const { owner, other } = await fresh();
+    await uploadTo(owner); // written with no stamp, as every file before this version
+    expect(await owner.storage.readStamp()).toBeUndefined();
+    const message = await refusal(claimStorage(other.db, other.storage, 'database two'));
+    expect(message).toContain('written before storage stamps');
+    expect(await owner.storage.readStamp()).toBeUndefined();
+    // The other database with assets of its own, none of them here, is refused just the same.
+    const elsewhere = await createTestApp();
+    open.push(elsewhere);
+    await uploadTo(elsewhere);
+    await refusal(claimStorage(elsewhere.db, owner.storage, 'database three'));
+
+    expect(await claimStorage(owner.db, owner.storage, 'database one')).toBe('adopted');
+    expect(await refusal(claimStorage(other.db, other.storage, 'database two'))).toContain('belongs to another database: database one');
+  });
+
+  it('an unreadable stamp stops the start instead of being overwritten', async () => {
+    const { owner } = await fresh();
+    expect(await owner.storage.writeStamp('not json')).toBe(true);
+    expect(await owner.storage.writeStamp('{"databaseId":"x"}')).toBe(false);
+    expect(await refusal(claimStorage(owner.db, owner.storage, 'database one'))).toContain('cannot be read');
+    expect(await owner.storage.readStamp()).toBe('not json');
+  });
+});
