@@ -21,6 +21,8 @@ export interface Config {
   databaseThreadPriority: ThreadPriority;
   adminToken: string | undefined;
   redisUrl: string | undefined;
+  /** Deadline of every Redis call (REDIS_TIMEOUT_MS, 150 ms); past it the instance counts limits itself. */
+  redisTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * ALLOW_PRIVATE_URLS (old name ALLOW_PRIVATE_ASSET_URLS): URLs the service fetches or posts to may be
@@ -72,6 +74,7 @@ export const CONFIG_VARIABLES = [
   'DATABASE_THREAD_PRIORITY',
   'ADMIN_TOKEN',
   'REDIS_URL',
+  'REDIS_TIMEOUT_MS',
   'LOG_LEVEL',
   'ALLOW_PRIVATE_URLS',
   'ALLOW_PRIVATE_ASSET_URLS',
@@ -242,6 +245,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseThreadPriority: threadPriority(env, 'DATABASE_THREAD_PRIORITY'),
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 150, 10, 10_000),
     logLevel,
     allowPrivateUrls: allowPrivateUrls(env),
     storage,

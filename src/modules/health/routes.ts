@@ -2,6 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 
 const Check = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
+const Checks = Type.Object({
+  database: Check,
+  storage: Check,
+  redis: Type.Optional(
+    Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+      description: 'Only with REDIS_URL. degraded: Redis is down or does not answer in time; requests are served, rate limits counted per instance',
+    }),
+  ),
+});
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded'), Type.Literal('unavailable')], {
+    description: 'ready: every dependency answers; degraded: requests are served without an optional one (200); unavailable: 503',
+  }),
+  checks: Checks,
+});
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,11 +34,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'none' },
       schema: {
         tags: ['Health'],
-        summary: 'Readiness: database and storage reachable (503 otherwise)',
-        response: {
-          200: Type.Object({ status: Type.String(), checks: Type.Object({ database: Check, storage: Check }) }),
-          503: Type.Object({ status: Type.String(), checks: Type.Object({ database: Check, storage: Check }) }),
-        },
+        summary: 'Readiness: database and storage reachable (503 otherwise); Redis reported, never required',
+        response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_request, reply) => {
@@ -38,8 +50,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           () => 'unavailable' as const,
         ),
       ]);
+      const redis = app.redisLink?.state;
       const ready = database === 'ok' && storage === 'ok';
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: { database, storage } });
+      const status = !ready ? 'unavailable' : redis === 'degraded' ? 'degraded' : 'ready';
+      return reply.code(ready ? 200 : 503).send({ status, checks: { database, storage, ...(redis ? { redis } : {}) } });
     },
   );
 };
