@@ -21,6 +21,8 @@ export interface Config {
   databaseThreadPriority: ThreadPriority;
   adminToken: string | undefined;
   redisUrl: string | undefined;
+  /** Readiness reports DATA_DIR's disk as full below this many free bytes (DISK_MIN_FREE_MB, 100). */
+  diskMinFreeBytes: number;
   /** Deadline of every Redis call (REDIS_TIMEOUT_MS, 150 ms); past it the instance counts limits itself. */
   redisTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -75,6 +77,7 @@ export const CONFIG_VARIABLES = [
   'ADMIN_TOKEN',
   'REDIS_URL',
   'REDIS_TIMEOUT_MS',
+  'DISK_MIN_FREE_MB',
   'LOG_LEVEL',
   'ALLOW_PRIVATE_URLS',
   'ALLOW_PRIVATE_ASSET_URLS',
@@ -245,6 +248,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseThreadPriority: threadPriority(env, 'DATABASE_THREAD_PRIORITY'),
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    diskMinFreeBytes: int(env, 'DISK_MIN_FREE_MB', 100, 0, 100_000_000) * 1024 * 1024,
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 150, 10, 10_000),
     logLevel,
     allowPrivateUrls: allowPrivateUrls(env),

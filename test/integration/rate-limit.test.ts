@@ -125,7 +125,7 @@ describe('rate limits shared through Redis', () => {
     expect([(await get()).statusCode, (await get()).statusCode, (await get()).statusCode]).toEqual([200, 200, 429]);
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', redis: 'degraded' } });
+    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', disk: 'ok', redis: 'degraded' } });
   });
 });
 
@@ -172,7 +172,7 @@ describe('a Redis that stops answering (SIGSTOP: the socket stays open, nothing 
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429]);
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', redis: 'degraded' } });
+    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', disk: 'ok', redis: 'degraded' } });
     // Still degraded a while later (the probe's PING times out too), and only one line said so.
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await app.inject({ method: 'GET', url: '/health/ready' })).json().checks.redis).toBe('degraded');

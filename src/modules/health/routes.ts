@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 
@@ -5,6 +6,12 @@ const Check = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
 const Checks = Type.Object({
   database: Check,
   storage: Check,
+  disk: Type.Optional(
+    Type.Union([Type.Literal('ok'), Type.Literal('full')], {
+      description:
+        'Only when data is kept under DATA_DIR (embedded database or disk storage). full: less than DISK_MIN_FREE_MB free; reads are served, writes may answer 507',
+    }),
+  ),
   redis: Type.Optional(
     Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
       description: 'Only with REDIS_URL. degraded: Redis is down or does not answer in time; requests are served, rate limits counted per instance',
@@ -18,7 +25,19 @@ const Readiness = Type.Object({
   checks: Checks,
 });
 
+/** Free space of the file system holding dir against the threshold; a dir that cannot be read is not "full". */
+async function diskState(dir: string, minFreeBytes: number): Promise<'ok' | 'full'> {
+  try {
+    const fs = await statfs(dir, { bigint: true });
+    return fs.bavail * fs.bsize < BigInt(minFreeBytes) ? 'full' : 'ok';
+  } catch {
+    return 'ok';
+  }
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+  const keepsLocalData = !config.databaseUrl || config.storage.driver === 'disk';
   app.get(
     '/health',
     {
@@ -51,9 +70,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       ]);
       const redis = app.redisLink?.state;
+      const disk = keepsLocalData ? await diskState(config.dataDir, config.diskMinFreeBytes) : undefined;
       const ready = database === 'ok' && storage === 'ok';
-      const status = !ready ? 'unavailable' : redis === 'degraded' ? 'degraded' : 'ready';
-      return reply.code(ready ? 200 : 503).send({ status, checks: { database, storage, ...(redis ? { redis } : {}) } });
+      const status = !ready ? 'unavailable' : redis === 'degraded' || disk === 'full' ? 'degraded' : 'ready';
+      return reply.code(ready ? 200 : 503).send({ status, checks: { database, storage, ...(disk ? { disk } : {}), ...(redis ? { redis } : {}) } });
     },
   );
 };
