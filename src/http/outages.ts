@@ -17,15 +17,16 @@ const causeOf = (err: unknown) => {
 /**
  * Requests refused because a dependency failed (503) or is full (507) are logged as one outage, not
  * one error line with a stack each (a 15 s database outage wrote 33,582 lines): a warn line when the
- * first is refused, with its cause; a warn line when none has been refused for `quietMs`, with the
- * count and the length; each refused request at debug, with its request id.
+ * first is refused, with its cause; a warn line when none has been refused for `quietMs` (30 s, longer
+ * than any deadline: a client retrying one slow-failing request at a time must not open an outage per
+ * request), with the count and the length; each refused request at debug, with its request id.
  */
 export class OutageLog {
   private readonly open = new Map<string, Outage>();
 
   constructor(
     private readonly log: FastifyBaseLogger,
-    private readonly quietMs = 5_000,
+    private readonly quietMs = 30_000,
   ) {}
 
   refused(error: AppError & { dependency: Dependency }, request: FastifyRequest): void {
