@@ -5,7 +5,11 @@
  * lifted to time the recovery. Per phase and request kind: statuses, median and max milliseconds; and the
  * warn/error lines the server wrote during the phase.
  *
- *   npm run build && npx tsx bench/faults.ts          (N=20 requests per kind and phase by default)
+ * Writes (POST /api/v1/estate) are counted: every acknowledged one must be there at the end (lost: 0).
+ * With PG=1 the server runs on a fresh PostgreSQL database (TEST_POSTGRES_URL or the local one) through
+ * another relay, and one more phase refuses it (a server that stopped).
+ *
+ *   npm run build && npx tsx bench/faults.ts          (N=20 requests per kind and phase by default; PG=1)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,6 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { projectRoot } from '../src/paths.js';
 import { ADMIN_TOKEN, PNG, freePort, median, must } from './lib.js';
 
@@ -57,6 +62,28 @@ async function main(): Promise<void> {
   const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   await sleep(300);
 
+  let pgRelay: Awaited<ReturnType<typeof relay>> | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  if (process.env.PG === '1') {
+    const admin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `pps_faults_${Date.now().toString(36)}`;
+    const run = async (sql: string) => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(sql);
+      await client.end();
+    };
+    await run(`CREATE DATABASE ${name}`);
+    dropDatabase = () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const url = new URL(admin);
+    pgRelay = await relay(Number(url.port || 5432));
+    url.hostname = '127.0.0.1';
+    url.port = String(pgRelay.port);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  }
+
   const port = await freePort();
   let log = '';
   const server: ChildProcess = spawn(process.execPath, [path.join(projectRoot, 'dist/src/server.js')], {
@@ -75,6 +102,7 @@ async function main(): Promise<void> {
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
       RATE_LIMIT_KEY_MAX: '100000000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -104,8 +132,21 @@ async function main(): Promise<void> {
       return fetch(`${base}/api/v1/asset/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
     };
     const stored = (await (await upload()).json()) as { id: string };
+    const acknowledged: string[] = [];
+    let writes = 0;
+    const write = async () => {
+      const name = `Estate ${++writes}`;
+      const res = await fetch(`${base}/api/v1/estate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+      if (res.status === 201) acknowledged.push(name);
+      return res;
+    };
     const kinds: Record<string, () => Promise<Response>> = {
       'GET /api/v1/estate (rate-limited)': () => fetch(`${base}/api/v1/estate`, { headers: { authorization: `Bearer ${key}` } }),
+      'POST /api/v1/estate (database write)': write,
       'GET /files/… (S3 read)': () => fetch(`${base}/files/${org.organization?.id ?? org.id}/${stored.id}`),
       'POST /api/v1/asset/upload (S3 write)': upload,
       'GET /health/ready': () => fetch(`${base}/health/ready`),
@@ -159,6 +200,15 @@ async function main(): Promise<void> {
     await phase('S3 refusing connections');
     s3Relay.mode('forward');
     await recovery('S3 refusing', async () => (await upload()).status === 201);
+    if (pgRelay) {
+      pgRelay.mode('refuse');
+      await phase('PostgreSQL refusing connections (stopped)');
+      pgRelay.mode('forward');
+      await recovery('PostgreSQL', async () => (await write()).status === 201);
+    }
+    const listed = (await must(base, 'GET', '/api/v1/estate?limit=1000', key)) as Array<{ name: string }>;
+    const names = new Set(listed.map((e) => e.name));
+    console.log(`\nwrites sent ${writes}, acknowledged ${acknowledged.length}, lost ${acknowledged.filter((n) => !names.has(n)).length}`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
@@ -171,6 +221,8 @@ async function main(): Promise<void> {
     redis.kill('SIGKILL');
     await s3Relay.close();
     await s3.close();
+    await pgRelay?.close();
+    await dropDatabase?.();
     await rm(dir, { recursive: true, force: true });
   }
 }
