@@ -22,6 +22,7 @@ import { DeliveryWorker } from './modules/webhooks/worker.js';
 import { Metrics, installMetrics, meteredBlobStore } from './observability/metrics.js';
 import { type Services, createServices } from './services.js';
 import type { BlobStore } from './storage/blob-store.js';
+import { guardedBlobStore } from './storage/guarded.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -73,7 +74,9 @@ const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const { config } = appDeps;
   const metrics = config.metricsToken ? new Metrics() : undefined;
-  const deps = metrics ? { ...appDeps, storage: meteredBlobStore(appDeps.storage, metrics) } : appDeps;
+  // Every storage call has a deadline and fails as a 503/507 naming file storage (src/storage/guarded.ts).
+  const storage = guardedBlobStore(appDeps.storage, config.storageTimeouts.callMs);
+  const deps = { ...appDeps, storage: metrics ? meteredBlobStore(storage, metrics) : storage };
   const app = Fastify({
     // Tests hand their own options (a stream to read); credentials are redacted from those alike.
     logger:

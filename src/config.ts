@@ -21,6 +21,10 @@ export interface Config {
   databaseThreadPriority: ThreadPriority;
   adminToken: string | undefined;
   redisUrl: string | undefined;
+  /** Readiness reports DATA_DIR's disk as full below this many free bytes (DISK_MIN_FREE_MB, 100). */
+  diskMinFreeBytes: number;
+  /** Deadline of every Redis call (REDIS_TIMEOUT_MS, 150 ms); past it the instance counts limits itself. */
+  redisTimeoutMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
    * ALLOW_PRIVATE_URLS (old name ALLOW_PRIVATE_ASSET_URLS): URLs the service fetches or posts to may be
@@ -28,6 +32,12 @@ export interface Config {
    */
   allowPrivateUrls: boolean;
   storage: { driver: 'disk' } | ({ driver: 's3' } & S3StoreOptions);
+  /**
+   * STORAGE_TIMEOUT_MS (3 s): overall deadline of a storage call that is not a stream (stat, delete, a
+   * read until its first byte, readiness); STORAGE_IDLE_TIMEOUT_MS (4 s): an S3 stream that moves no
+   * byte this long is aborted. Past either the request answers 503.
+   */
+  storageTimeouts: { callMs: number; idleMs: number };
   rateLimit: {
     /** Requests per window for one API key. */
     keyMax: number;
@@ -72,6 +82,8 @@ export const CONFIG_VARIABLES = [
   'DATABASE_THREAD_PRIORITY',
   'ADMIN_TOKEN',
   'REDIS_URL',
+  'REDIS_TIMEOUT_MS',
+  'DISK_MIN_FREE_MB',
   'LOG_LEVEL',
   'ALLOW_PRIVATE_URLS',
   'ALLOW_PRIVATE_ASSET_URLS',
@@ -83,6 +95,8 @@ export const CONFIG_VARIABLES = [
   'S3_SECRET_ACCESS_KEY',
   'S3_FORCE_PATH_STYLE',
   'S3_PUBLIC_URL',
+  'STORAGE_TIMEOUT_MS',
+  'STORAGE_IDLE_TIMEOUT_MS',
   'RATE_LIMIT_KEY_MAX',
   'RATE_LIMIT_ANONYMOUS_MAX',
   'RATE_LIMIT_INQUIRY_MAX',
@@ -210,6 +224,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const databaseDirectUrl = url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']);
   if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL needs DATABASE_URL');
   const otlpEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const storageTimeouts = {
+    callMs: int(env, 'STORAGE_TIMEOUT_MS', 3_000, 100, 600_000),
+    idleMs: int(env, 'STORAGE_IDLE_TIMEOUT_MS', 4_000, 100, 600_000),
+  };
   const driver = env.STORAGE_DRIVER || 'disk';
   let storage: Config['storage'];
   if (driver === 'disk') storage = { driver: 'disk' };
@@ -223,6 +241,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
       forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
       publicBaseUrl: url(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+      timeoutMs: storageTimeouts.callMs,
+      idleTimeoutMs: storageTimeouts.idleMs,
     };
   } else throw new ConfigError(`STORAGE_DRIVER must be "disk" or "s3", got "${driver}"`);
 
@@ -242,9 +262,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseThreadPriority: threadPriority(env, 'DATABASE_THREAD_PRIORITY'),
     adminToken,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    diskMinFreeBytes: int(env, 'DISK_MIN_FREE_MB', 100, 0, 100_000_000) * 1024 * 1024,
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 150, 10, 10_000),
     logLevel,
     allowPrivateUrls: allowPrivateUrls(env),
     storage,
+    storageTimeouts,
     rateLimit: {
       keyMax: int(env, 'RATE_LIMIT_KEY_MAX', 1200, 1, 1_000_000_000),
       anonymousMax: int(env, 'RATE_LIMIT_ANONYMOUS_MAX', 600, 1, 1_000_000_000),

@@ -12,21 +12,49 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   tooManyRequests: 429,
   unavailable: 503,
+  insufficientStorage: 507,
 } as const;
 
 export type ErrorKind = keyof typeof ERROR_STATUS;
 
+/** A part the service depends on; a 503 or 507 names the one that failed (messages, outage log). */
+export type Dependency = 'database' | 'storage' | 'redis';
+
+export interface AppErrorOptions {
+  /** The dependency whose failure this is: the request is refused because of an outage, not its content. */
+  dependency?: Dependency | undefined;
+  /** Retry-After of a 429 or 503 (503 defaults to 5). */
+  retryAfterSeconds?: number | undefined;
+  /** The underlying fault, logged once per outage (never sent). */
+  cause?: unknown;
+}
+
 export class AppError extends Error {
   readonly statusCode: number;
+  readonly dependency: Dependency | undefined;
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     readonly kind: ErrorKind,
     message: string,
+    options: AppErrorOptions = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.statusCode = ERROR_STATUS[kind];
+    this.dependency = options.dependency;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
+
+const NAMES: Record<Dependency, string> = { database: 'The database', storage: 'File storage', redis: 'Redis' };
+
+/** 503: the dependency is down or did not answer in time; the client may retry the same request. */
+export const dependencyUnavailable = (dependency: Dependency, cause: unknown, detail = 'is unavailable', retryAfterSeconds?: number) =>
+  new AppError('unavailable', `${NAMES[dependency]} ${detail}; retry later`, { dependency, cause, retryAfterSeconds });
+
+/** 507: the dependency's disk is full; retrying soon will not help until an operator frees space. */
+export const dependencyFull = (dependency: Dependency, cause: unknown) =>
+  new AppError('insufficientStorage', `${NAMES[dependency]} is out of space; nothing was written`, { dependency, cause });
 
 export interface ErrorBody {
   statusCode: number;

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError, dependencyFull, dependencyUnavailable } from '../errors.js';
 
 interface PgError {
   code?: string;
@@ -41,22 +41,29 @@ export function mapDatabaseError(err: unknown): AppError | undefined {
     case '40001': // serialization_failure
     case '40P01': // deadlock_detected
       return new AppError('conflict', 'The request collided with a concurrent change; retry it');
-    case '57P01': // admin_shutdown
-    case '57P03': // cannot_connect_now
-    case '08000':
-    case '08003':
-    case '08006':
-      return new AppError('unavailable', 'The database is unavailable; retry later');
     default:
       break;
   }
+  if (!code) return connectionFault(err);
+  // Class 53, insufficient resources: a full disk needs an operator (507); the others pass (503).
+  if (code === '53100' || code === 'ENOSPC') return dependencyFull('database', err);
+  if (code === '53300') return dependencyUnavailable('database', err, 'has no free connection', 2);
+  if (code === '53200') return dependencyUnavailable('database', err, 'is out of memory');
+  if (code.startsWith('53')) return dependencyUnavailable('database', err, 'is out of resources');
+  // 57P0x: the server is shutting down, crashed, starting, or the session was ended; 08xxx: the connection.
+  if (/^57P0\d$/.test(code) || code.startsWith('08')) return dependencyUnavailable('database', err);
+  return connectionFault(err);
+}
+
+/** A connection the pg driver could not make or lost (no SQLSTATE): the database is unreachable. */
+function connectionFault(err: unknown): AppError | undefined {
   const netCode = (err as { code?: string } | undefined)?.code;
   if (netCode === 'ECONNREFUSED' || netCode === 'ECONNRESET' || netCode === 'ETIMEDOUT' || netCode === 'EPIPE') {
-    return new AppError('unavailable', 'The database is unavailable; retry later');
+    return dependencyUnavailable('database', err);
   }
   const message = (err as Error | undefined)?.message ?? '';
   if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
-    return new AppError('unavailable', 'The database is unavailable; retry later');
+    return dependencyUnavailable('database', err);
   }
   return undefined;
 }

@@ -2,8 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { mapDatabaseError } from '../db/errors.js';
-import { AppError, errorBody, notFound } from '../errors.js';
+import { AppError, type Dependency, errorBody, notFound } from '../errors.js';
 import { connectionView } from './connection-state.js';
+import { OutageLog } from './outages.js';
 import { formatValidationErrors } from './validation.js';
 
 /** Fastify's own error codes for a request it cannot read: all are the client's fault. */
@@ -66,6 +67,8 @@ function toAppError(err: FastifyError, request: FastifyRequest): AppError | { st
 }
 
 export function installErrorHandlers(app: FastifyInstance): void {
+  const outages = new OutageLog(app.log);
+  app.addHook('onClose', async () => outages.flush());
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const mapped = toAppError(err, request);
     const statusCode = mapped.statusCode;
@@ -74,10 +77,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
     // behind this one: closing would drop their answers although their work is done (an upload stored
     // that its client never hears of). A body still arriving keeps the close.
     if (request.raw.complete && statusCode < 500 && String(reply.getHeader('connection')).toLowerCase() === 'close') reply.removeHeader('connection');
-    if (statusCode >= 500) request.log.error({ err }, 'request failed');
+    if (mapped instanceof AppError && mapped.dependency) outages.refused(mapped as AppError & { dependency: Dependency }, request);
+    else if (statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: { message: err.message, code: err.code } }, 'request rejected');
     if (statusCode === 429 || statusCode === 503) {
-      const retry = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? (statusCode === 503 ? 5 : undefined);
+      const retry = (mapped as { retryAfterSeconds?: number }).retryAfterSeconds ?? (statusCode === 503 ? 5 : undefined);
       if (retry !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retry));
     }
     return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, mapped.message));

@@ -1,9 +1,73 @@
-import rateLimit from '@fastify/rate-limit';
+import { createRequire } from 'node:module';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { isPublishable } from '../modules/organizations/service.js';
+import { RedisLink } from './redis-link.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Redis connection of the rate limiter when REDIS_URL is set (readiness reports its state). */
+    redisLink: RedisLink | undefined;
+  }
+}
+
+interface Counted {
+  current: number;
+  ttl: number;
+}
+type Incr = (key: string, done: (err: Error | null, result: Counted | null) => void, timeWindow: number, max: number) => void;
+interface Store {
+  incr: Incr;
+  child(routeOptions: Record<string, unknown>): Store;
+}
+type StoreClass<A extends unknown[]> = new (...args: A) => Store;
+
+// @fastify/rate-limit's own two stores (CommonJS, no typings of their own): the Redis one keeps its
+// atomic Lua counter, the local one counts in this process.
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreClass<[boolean, boolean, unknown, string]>;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreClass<[boolean, boolean, number?]>;
+
+/**
+ * Counts in Redis while it answers within its deadline, in this instance's memory otherwise: a
+ * Redis that is down or hung costs a request at most the deadline once, then nothing until it is
+ * back (RedisLink probes it), and limits stay enforced per instance meanwhile.
+ */
+function fallbackStore(link: RedisLink, namespace: string): FastifyRateLimitStoreCtor {
+  class FallbackStore {
+    constructor(
+      private readonly shared: Store,
+      private readonly local: Store,
+    ) {}
+    incr(key: string, done: Parameters<Incr>[1], timeWindow: number, max: number): void {
+      const locally = () => {
+        link.servedWithout();
+        this.local.incr(key, done, timeWindow, max);
+      };
+      if (link.state !== 'ok') {
+        locally();
+        return;
+      }
+      const counted = () =>
+        new Promise<Counted>((resolve, reject) =>
+          this.shared.incr(key, (err, res) => (err || !res ? reject(err ?? new Error('Redis gave no count')) : resolve(res)), timeWindow, max),
+        );
+      link.call(counted).then((res) => done(null, res), locally);
+    }
+    child(routeOptions: Record<string, unknown>): FallbackStore {
+      return new FallbackStore(this.shared.child(routeOptions), this.local.child(routeOptions));
+    }
+  }
+  return class extends FallbackStore {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      const continueExceeding = params.continueExceeding === true;
+      const exponentialBackoff = params.exponentialBackoff === true;
+      super(new RedisStore(continueExceeding, exponentialBackoff, link.client, namespace), new LocalStore(continueExceeding, exponentialBackoff));
+    }
+  } as unknown as FastifyRateLimitStoreCtor;
+}
 
 type Budget = 'key' | 'anonymous' | 'inquiry';
 
@@ -25,7 +89,8 @@ export interface RateLimitOptions {
 
 /**
  * Per-key (or per-client-IP when anonymous) request budgets through @fastify/rate-limit, counted in
- * Redis when REDIS_URL is set so every instance draws from one budget, in process otherwise.
+ * Redis when REDIS_URL is set so every instance draws from one budget, in process otherwise (and
+ * while Redis is down or does not answer within REDIS_TIMEOUT_MS).
  * It runs at preValidation: after authentication (onRequest) has named the key, before a body
  * is validated, so invalid requests count too.
  */
@@ -33,29 +98,14 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
   const { keyMax, anonymousMax, inquiryMax, windowMs } = config.rateLimit;
   const max: Record<Budget, number> = { key: keyMax, anonymous: anonymousMax, inquiry: inquiryMax };
 
-  let redis: Redis | undefined;
+  let link: RedisLink | undefined;
   if (config.redisUrl) {
-    // Fail fast instead of queueing: with skipOnError a Redis outage lets requests through unlimited
-    // (logged) rather than making every request wait for it.
-    redis = new Redis(config.redisUrl, {
-      lazyConnect: true,
-      connectTimeout: 1_000,
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      retryStrategy: (attempt) => Math.min(attempt * 250, 5_000),
-    });
-    let lastWarning = 0;
-    redis.on('error', (err: Error) => {
-      if (Date.now() - lastWarning < 30_000) return;
-      lastWarning = Date.now();
-      app.log.warn({ err: { message: err.message } }, 'Redis unavailable: rate limits are not enforced until it returns');
-    });
-    await redis.connect().catch(() => undefined); // reported by the error listener; reconnects in the background
-    const client = redis;
-    app.addHook('onClose', async () => {
-      client.disconnect();
-    });
+    link = new RedisLink(config.redisUrl, config.redisTimeoutMs, app.log);
+    await link.connect(); // a refusal is logged once; the client reconnects in the background
+    const open = link;
+    app.addHook('onClose', async () => open.close());
   }
+  app.decorate('redisLink', link);
 
   await app.register(rateLimit, {
     global: true,
@@ -71,9 +121,8 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
       const auth = request.routeOptions.config?.auth;
       return auth !== 'partner' && auth !== 'public';
     },
-    skipOnError: true,
     enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: options.namespace ?? 'pps-rate-limit:' } : {}),
+    ...(link ? { store: fallbackStore(link, options.namespace ?? 'pps-rate-limit:') } : {}),
     errorResponseBuilder: (request, context) => {
       options.onRejected?.(budgetOf(request));
       return Object.assign(

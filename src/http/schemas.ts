@@ -29,7 +29,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Body or upload too large',
   422: 'Validation failed; the message names every offending field',
   429: 'Rate limited; see Retry-After',
-  503: 'A dependency (database, storage) is unavailable; retry with backoff',
+  503: 'A dependency (database, storage) is unavailable; the message names it; retry after Retry-After seconds',
+  507: "The database's or file storage's disk is full; nothing was written",
 };
 
 /** The error responses a route documents, each with the one error body shape. */

@@ -20,6 +20,10 @@ export interface S3StoreOptions {
   forcePathStyle: boolean;
   /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
   publicBaseUrl: string | undefined;
+  /** Overall deadline of a call that is not a stream (HEAD, DELETE, LIST, a GET until its headers); 3 s. */
+  timeoutMs?: number | undefined;
+  /** A stream (upload part, download body) that moves no byte this long is aborted; 4 s. */
+  idleTimeoutMs?: number | undefined;
 }
 
 /** The ownership stamp (see storage/stamp.ts): an object at the bucket's root, never an asset key. */
@@ -44,7 +48,10 @@ const isMissing = (err: unknown) => {
 export class S3BlobStore implements BlobStore {
   readonly driver = 's3' as const;
   private readonly client: S3Client;
+  private readonly timeoutMs: number;
   constructor(private readonly options: S3StoreOptions) {
+    this.timeoutMs = options.timeoutMs ?? 3_000;
+    const idleMs = options.idleTimeoutMs ?? 4_000;
     this.client = new S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
@@ -54,8 +61,12 @@ export class S3BlobStore implements BlobStore {
         : {}),
       // The SDK's default CRC trailers (aws-chunked bodies) are not understood by many S3-compatible
       // stores (older MinIO, s3rver, some gateways); checksums only where the API requires them.
-      // A store that stops answering must fail the request, not hold it until the client gives up.
-      requestHandler: { connectionTimeout: 5_000, socketTimeout: 30_000 },
+      // A store that stops answering must fail the request, not hold it until the client gives up:
+      // socketTimeout is the socket's idle time (a stream that stalls), the abort signals below the
+      // overall deadline of each call that is not a stream. One retry, not the default two: each
+      // attempt at a silent store costs the idle timeout (three made an upload wait past a minute).
+      requestHandler: { connectionTimeout: Math.min(this.timeoutMs, 5_000), socketTimeout: idleMs },
+      maxAttempts: 2,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
@@ -82,7 +93,12 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (err) {
-      await this.delete(key).catch(() => undefined);
+      // A PutObject that failed stored nothing (S3 writes are atomic) and lib-storage aborts a multipart
+      // upload; the delete is a precaution, not awaited: a store that stopped answering would hold the
+      // request's answer for another deadline. Whatever a silent store still commits later has no asset
+      // row, and the orphan sweep at the next start removes it.
+      upload.abort().catch(() => undefined);
+      this.delete(key).catch(() => undefined);
       throw err;
     }
     return { size };
@@ -90,12 +106,15 @@ export class S3BlobStore implements BlobStore {
 
   async get(key: string, range?: BlobRange): Promise<Readable> {
     try {
-      const out = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.options.bucket,
-          Key: key,
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
+      const out = await this.within((c, o) =>
+        c.send(
+          new GetObjectCommand({
+            Bucket: this.options.bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+          o,
+        ),
       );
       return out.Body as Readable;
     } catch (err) {
@@ -106,7 +125,7 @@ export class S3BlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobStat | undefined> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const out = await this.within((c, o) => c.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }), o));
       return { size: out.ContentLength ?? 0 };
     } catch (err) {
       if (isMissing(err)) return undefined;
@@ -115,11 +134,28 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    await this.within((c, o) => c.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }), o));
   }
 
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+    await this.within((c, o) => c.send(new HeadBucketCommand({ Bucket: this.options.bucket }), o));
+  }
+
+  /**
+   * One command within the overall deadline. The signal is only armed until the answer's headers: a
+   * GET's body streams after that under the idle timeout, however long the file takes.
+   */
+  private async within<T>(run: (client: S3Client, options: { abortSignal: AbortSignal }) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(Object.assign(new Error(`S3 did not answer within ${this.timeoutMs} ms`), { name: 'TimeoutError' })),
+      this.timeoutMs,
+    );
+    try {
+      return await run(this.client, { abortSignal: abort.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   publicUrl(key: string): string | undefined {
@@ -132,8 +168,10 @@ export class S3BlobStore implements BlobStore {
 
   async readStamp(): Promise<string | undefined> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY }));
-      return await out.Body?.transformToString('utf8');
+      return await this.within(async (c, o) => {
+        const out = await c.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY }), o);
+        return await out.Body?.transformToString('utf8');
+      });
     } catch (err) {
       if (isMissing(err)) return undefined;
       throw err;
@@ -148,8 +186,8 @@ export class S3BlobStore implements BlobStore {
   async writeStamp(text: string): Promise<boolean> {
     if ((await this.readStamp()) !== undefined) return false;
     try {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY, Body: text, ContentType: 'application/json', IfNoneMatch: '*' }),
+      await this.within((c, o) =>
+        c.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY, Body: text, ContentType: 'application/json', IfNoneMatch: '*' }), o),
       );
       return true;
     } catch (err) {
@@ -162,7 +200,7 @@ export class S3BlobStore implements BlobStore {
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }));
+      const page = await this.within((c, o) => c.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }), o));
       for (const o of page.Contents ?? []) if (o.Key && o.Key !== STAMP_KEY) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

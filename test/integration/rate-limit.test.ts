@@ -4,6 +4,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { createEstate } from '../helpers/factories.js';
+import { logSink } from '../helpers/log-sink.js';
+import { type OwnRedis, startOwnRedis } from '../helpers/redis-server.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -116,12 +118,79 @@ describe('rate limits shared through Redis', () => {
     expect(last.headers['retry-after']).toBeDefined();
   });
 
-  it('keeps serving when Redis is unreachable (limits are then not enforced)', async () => {
+  it('keeps serving when Redis is unreachable, counting limits per instance, and readiness says so', async () => {
     const org = await t.createOrg('No Redis');
     const app = await instance({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_KEY_MAX: '2' });
-    for (let i = 0; i < 4; i++) {
-      const res = await app.inject({ method: 'GET', url: '/api/v1/estate', headers: { authorization: `Bearer ${org.key}` } });
-      expect(res.statusCode).toBe(200);
+    const get = () => app.inject({ method: 'GET', url: '/api/v1/estate', headers: { authorization: `Bearer ${org.key}` } });
+    expect([(await get()).statusCode, (await get()).statusCode, (await get()).statusCode]).toEqual([200, 200, 429]);
+    const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', disk: 'ok', redis: 'degraded' } });
+  });
+});
+
+describe('a Redis that stops answering (SIGSTOP: the socket stays open, nothing answers)', () => {
+  let t: TestApp;
+  let redis: OwnRedis;
+  const log = logSink();
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    redis = await startOwnRedis();
+    const config = loadConfig({ DATA_DIR: t.dataDir, REDIS_URL: redis.url, RATE_LIMIT_KEY_MAX: '4' });
+    app = await buildApp({ config, db: t.db, storage: t.storage, logger: { level: 'info', stream: log.stream } });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await redis?.stop();
+    await t?.close();
+  });
+
+  const redisLines = () => log.lines().filter((l) => l.dependency === 'redis');
+
+  it('answers promptly, counts per instance, reports degraded readiness, logs once, and recovers after SIGCONT', async () => {
+    const org = await t.createOrg('Hung Redis');
+    const get = () => app.inject({ method: 'GET', url: '/api/v1/estate', headers: { authorization: `Bearer ${org.key}` } });
+    const first = await get();
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['ratelimit-remaining']).toBe('3');
+    expect((await app.inject({ method: 'GET', url: '/health/ready' })).json().checks.redis).toBe('ok');
+
+    // Redis stays stopped until every assertion below is made: a request waiting for it would
+    // never answer. The bound is generous for a busy machine; the deadline is 150 ms.
+    redis.pause();
+    const answers: Array<{ status: number; ms: number }> = [];
+    for (let i = 0; i < 6; i++) {
+      const started = performance.now();
+      const res = await get();
+      answers.push({ status: res.statusCode, ms: performance.now() - started });
     }
+    for (const a of answers) expect(a.ms).toBeLessThan(2_000);
+    // Counted in this instance's memory meanwhile: 4 allowed, then 429.
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429]);
+    const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', storage: 'ok', disk: 'ok', redis: 'degraded' } });
+    // Still degraded a while later (the probe's PING times out too), and only one line said so.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await app.inject({ method: 'GET', url: '/health/ready' })).json().checks.redis).toBe('degraded');
+    expect(redisLines().map((l) => [l.level, l.msg])).toEqual([[40, expect.stringMatching(/^Redis unavailable/)]]);
+
+    redis.resume();
+    const deadline = Date.now() + 10_000;
+    while ((await app.inject({ method: 'GET', url: '/health/ready' })).json().checks.redis !== 'ok') {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(redisLines().map((l) => l.level)).toEqual([40, 30]);
+    expect(redisLines()[1]).toMatchObject({ msg: expect.stringMatching(/^Redis answers again/), servedWithoutRedis: 6 });
+    // Counting is in Redis again (this instance's own count is spent: it would answer 429). Redis holds
+    // the request made before the stop and, when the stopped process had already read it, the first
+    // one after, whose answer came too late.
+    const again = await get();
+    expect(again.statusCode).toBe(200);
+    expect(['1', '2']).toContain(again.headers['ratelimit-remaining']);
   });
 });

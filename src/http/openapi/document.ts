@@ -172,6 +172,7 @@ function refineResponses(operation: Operation, route: DocumentedRoute | undefine
   responses['422'] ??= { $ref: '#/components/responses/UnprocessableEntity' };
   responses['500'] ??= { $ref: '#/components/responses/InternalServerError' };
   responses['503'] ??= { $ref: '#/components/responses/ServiceUnavailable' };
+  responses['507'] ??= { $ref: '#/components/responses/InsufficientStorage' };
   // A write whose transaction collides with a concurrent one (deadlock, serialization failure) is 409: retry it.
   if (route && route.method !== 'GET' && route.auth !== 'none') responses['409'] ??= { $ref: '#/components/responses/Conflict' };
   operation.responses = sortByStatus(responses);
@@ -190,6 +191,7 @@ const ERROR_RESPONSE_NAMES: Record<string, string> = {
   '429': 'TooManyRequests',
   '500': 'InternalServerError',
   '503': 'ServiceUnavailable',
+  '507': 'InsufficientStorage',
 };
 
 function successDescription(status: string, response: Json): string {
@@ -304,6 +306,7 @@ function refineFiles(doc: Document): void {
     '422': { $ref: '#/components/responses/UnprocessableEntity' },
     '500': { $ref: '#/components/responses/InternalServerError' },
     '503': { $ref: '#/components/responses/ServiceUnavailable' },
+    '507': { $ref: '#/components/responses/InsufficientStorage' },
   };
 }
 

@@ -65,9 +65,13 @@ export const ERROR_RESPONSES: Record<string, unknown> = {
     message: 'An unexpected error occurred',
   }),
   ServiceUnavailable: errorResponse(
-    'A dependency (database, storage) is unavailable; retry with backoff',
-    { statusCode: 503, error: 'Service Unavailable', message: 'The database is unavailable' },
+    'A dependency (database, file storage) is unavailable or did not answer in time; the message names it. Nothing was changed; retry after Retry-After seconds',
+    { statusCode: 503, error: 'Service Unavailable', message: 'The database is unavailable; retry later' },
     { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+  ),
+  InsufficientStorage: errorResponse(
+    "The database's or file storage's disk is full; the message names which. Nothing was written; retrying helps only once an operator frees space",
+    { statusCode: 507, error: 'Insufficient Storage', message: 'File storage is out of space; nothing was written' },
   ),
 };
 

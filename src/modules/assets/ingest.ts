@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { AppError } from '../../errors.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { storageFault } from '../../storage/guarded.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
 export interface Ingested {
@@ -92,10 +93,10 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
       done(options.wasTruncated?.() ? options.tooLarge() : null);
     },
   });
-  let sourceFailed = false;
+  let sourceError: Error | undefined;
   body.on('error', (err) => meter.destroy(err));
   source.on('error', (err) => {
-    sourceFailed = true;
+    sourceError = err;
     meter.destroy(err);
   });
   try {
@@ -103,12 +104,14 @@ export async function ingest(storage: BlobStore, key: string, source: Readable, 
   } catch (err) {
     body.destroy();
     source.destroy();
-    await storage.delete(key).catch(() => undefined);
-    // Limits and a client that went away are the request's own failure; anything else is the
-    // store failing (disk full or unwritable, S3 down): a 503 the client may retry, never a 500.
-    if (err instanceof AppError) throw err;
-    if (sourceFailed) throw options.sourceFailed?.(err as Error) ?? err;
-    throw new AppError('unavailable', 'File storage is unavailable; retry later');
+    // put leaves nothing under key on failure; this delete is a precaution, not awaited: a store that
+    // stopped answering would hold the answer for another deadline (the orphan sweep covers it).
+    storage.delete(key).catch(() => undefined);
+    // A client that went away or a limit is the request's own failure; anything else is the store
+    // failing (S3 down or silent: 503; disk full: 507), never a 500.
+    if (err instanceof AppError && !err.dependency) throw err;
+    if (sourceError) throw options.sourceFailed?.(sourceError) ?? sourceError;
+    throw storageFault(err);
   }
   return { mimeType, sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks) };
 }
