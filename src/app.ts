@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { listenForChanges } from './db/change-listener.js';
 import type { Database } from './db/client.js';
@@ -30,6 +30,8 @@ export interface AppDeps {
   storage: BlobStore;
   /** Pino options or false; tests pass a stream to read the log. */
   logger?: boolean | Record<string, unknown>;
+  /** A logger made before the app (the server's, which has logged the start-up already); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger | undefined;
   /** Prefix of the Redis rate-limit counters (default pps-rate-limit:); tests isolate runs with it. */
   rateLimitNamespace?: string | undefined;
   /**
@@ -79,10 +81,14 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const deps = { ...appDeps, storage: metrics ? meteredBlobStore(storage, metrics) : storage };
   const app = Fastify({
     // Tests hand their own options (a stream to read); credentials are redacted from those alike.
-    logger:
-      deps.logger === false
-        ? false
-        : redactingLoggerOptions(config, deps.logger === undefined || deps.logger === true ? { level: config.logLevel } : deps.logger),
+    ...(deps.loggerInstance
+      ? { loggerInstance: deps.loggerInstance }
+      : {
+          logger:
+            deps.logger === false
+              ? false
+              : redactingLoggerOptions(config, deps.logger === undefined || deps.logger === true ? { level: config.logLevel } : deps.logger),
+        }),
     bodyLimit: 1_048_576,
     trustProxy: config.trustProxy,
     requestTimeout: config.requestTimeoutMs,

@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { type DataDirLock, acquireDataDirLock } from './db/data-dir-lock.js';
-import { migrate } from './db/migrate.js';
+import { loadMigrations, migrate } from './db/migrate.js';
+import { type StartupLog, describeDatabase, describeMigrations } from './startup-log.js';
 
 export interface Runtime {
   db: Database;
@@ -17,10 +18,22 @@ export interface Runtime {
  * otherwise embedded PGlite under DATA_DIR, guarded by the exclusive DATA_DIR lock. The server also
  * takes the lock when it keeps files on local disk (`ownsFiles`), so it alone cleans up after a crash.
  */
-export async function openRuntime(config: Readonly<Config>, purpose: string, options: { ownsFiles?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Readonly<Config>,
+  purpose: string,
+  options: {
+    ownsFiles?: boolean;
+    /** Where the start says which database it opens and what the migrations did (the server's logger). */
+    log?: StartupLog | undefined;
+    /** Called at once when another live process holds DATA_DIR and the start waits for it (LOCK_WAIT_MS). */
+    onLockWait?: ((holder: string, waitMs: number) => void) | undefined;
+  } = {},
+): Promise<Runtime> {
   const needsLock = !config.databaseUrl || (options.ownsFiles === true && config.storage.driver === 'disk');
-  const lock = needsLock ? await acquireDataDirLock(config.dataDir, purpose) : undefined;
+  const lock = needsLock ? await acquireDataDirLock(config.dataDir, purpose, undefined, options.onLockWait) : undefined;
   try {
+    const database = describeDatabase(config);
+    options.log?.info(database.fields, database.msg);
     // PGlite in a worker thread: its SQL never blocks this thread's event loop (issue 14).
     const db = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -28,10 +41,15 @@ export async function openRuntime(config: Readonly<Config>, purpose: string, opt
       thread: true,
       threadPriority: config.databaseThreadPriority,
     });
+    const started = performance.now();
     const applied = await migrate(db).catch(async (err: unknown) => {
       await db.close();
       throw err;
     });
+    if (options.log) {
+      const migrations = describeMigrations(applied, (await loadMigrations()).length, performance.now() - started);
+      options.log.info(migrations.fields, migrations.msg);
+    }
     return {
       db,
       lock,

@@ -7,22 +7,46 @@ import { StorageOwnershipError } from './storage/stamp.js';
 export async function startServer(): Promise<void> {
   const config = loadConfig();
   const tracing = config.tracing ? await (await import('./observability/tracing.js')).startTracing(config.tracing) : undefined;
-  const [{ buildApp }, { sweepOrphans }, { openRuntime }, { createBlobStore }, { claimStorage, describeDatabase }] = await Promise.all([
+  const [
+    { buildApp },
+    { sweepOrphans },
+    { openRuntime },
+    { createBlobStore },
+    { claimStorage, describeDatabase },
+    { pino },
+    { redactingLoggerOptions },
+    startup,
+  ] = await Promise.all([
     import('./app.js'),
     import('./modules/assets/orphans.js'),
     import('./runtime.js'),
     import('./storage/index.js'),
     import('./storage/stamp.js'),
+    import('pino'),
+    import('./http/logging.js'),
+    import('./startup-log.js'),
   ]);
-  const runtime = await openRuntime(config, 'server', { ownsFiles: true });
+  // The app's logger, made first so the start says what it does while it does it (issue 28).
+  const log = pino(redactingLoggerOptions(config, { level: config.logLevel }));
+  const runtime = await openRuntime(config, 'server', {
+    ownsFiles: true,
+    log,
+    onLockWait: (holder, waitMs) =>
+      log.warn(
+        { dataDir: config.dataDir, holder },
+        `the data directory ${config.dataDir} is in use (${holder}); waiting up to ${waitMs / 1000} s for it to stop`,
+      ),
+  });
   const storage = createBlobStore(config);
+  const storageLine = startup.describeStorage(config);
+  log.info(storageLine.fields, storageLine.msg);
   // Before any file is served or swept: the storage must be this database's (issue 25, item 1).
   const claimed = await claimStorage(runtime.db, storage, describeDatabase(config)).catch(async (err: unknown) => {
     await runtime.close();
     throw err;
   });
-  const app = await buildApp({ config, db: runtime.db, storage });
-  if (claimed !== 'owned') app.log.info({ storage: storage.describe(), outcome: claimed }, 'file storage stamped with this database');
+  if (claimed !== 'owned') log.info({ storage: storage.describe(), outcome: claimed }, 'file storage stamped with this database');
+  const app = await buildApp({ config, db: runtime.db, storage, loggerInstance: log });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -62,6 +86,11 @@ export async function startServer(): Promise<void> {
       );
     }
     await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    const ready = startup.describeReady(`http://${host}:${port}`, (await app.services.organizations.list(0, 1)).length > 0, config.adminToken !== undefined);
+    app.log.info(ready.fields, ready.msg);
     // Images a crash (or a shutdown mid-job) left pending are made again, in the background.
     app.services.assets.images.resume().then(
       (n) => n > 0 && app.log.info({ images: n }, 'resuming image variant jobs left pending'),

@@ -72,8 +72,17 @@ const APPLY_OPTIONS = {
   'prune-addons': { type: 'boolean' },
 } as const;
 
-async function withOrganizations<T>(fn: (organizations: OrganizationsService) => Promise<T>): Promise<T> {
-  const runtime = await openRuntime(loadConfig(), 'estate-publisher CLI');
+/**
+ * The CLI's database, said at once when DATA_DIR is held: the start waits up to LOCK_WAIT_MS for a
+ * process that is going away (a server still draining after its stop) before it refuses.
+ */
+const openForCli = (purpose: string, err: Write) =>
+  openRuntime(loadConfig(), purpose, {
+    onLockWait: (holder, waitMs) => err(`estate-publisher: the data directory is in use (${holder}); waiting up to ${waitMs / 1000} s for it to stop...\n`),
+  });
+
+async function withOrganizations<T>(err: Write, fn: (organizations: OrganizationsService) => Promise<T>): Promise<T> {
+  const runtime = await openForCli('estate-publisher CLI', err);
   try {
     return await fn(new OrganizationsService(runtime.db));
   } finally {
@@ -93,7 +102,7 @@ export async function runCli(argv: string[], out: Write, err: Write): Promise<nu
         if (o.name === undefined) throw new UsageError('--name is required');
         const flags = list(o['feature-flags']);
         const input = checked(CreateOrganizationBody, flags ? { name: o.name, featureFlags: flags } : { name: o.name });
-        out(json(await withOrganizations((orgs) => orgs.create(input))));
+        out(json(await withOrganizations(err, (orgs) => orgs.create(input))));
         return 0;
       }
       case 'issue-key': {
@@ -107,24 +116,24 @@ export async function runCli(argv: string[], out: Write, err: Write): Promise<nu
           ...(scopes ? { scopes } : {}),
           ...(o['expires-at'] !== undefined ? { expiresAt: o['expires-at'] } : {}),
         });
-        out(json(await withOrganizations((orgs) => orgs.issueKey(o.org!, input))));
+        out(json(await withOrganizations(err, (orgs) => orgs.issueKey(o.org!, input))));
         return 0;
       }
       case 'revoke-key': {
         const o = options(rest, { 'key-id': { type: 'string' } });
         if (o['key-id'] === undefined) throw new UsageError('--key-id is required');
-        await withOrganizations((orgs) => orgs.revokeKey(o['key-id']!));
+        await withOrganizations(err, (orgs) => orgs.revokeKey(o['key-id']!));
         out(json({ revoked: o['key-id'] }));
         return 0;
       }
       case 'list-orgs': {
         options(rest, {});
-        out(json(await withOrganizations((orgs) => orgs.list(0, 10_000))));
+        out(json(await withOrganizations(err, (orgs) => orgs.list(0, 10_000))));
         return 0;
       }
       case 'migrate': {
         options(rest, {});
-        const runtime = await openRuntime(loadConfig(), 'estate-publisher migrate');
+        const runtime = await openForCli('estate-publisher migrate', err);
         await runtime.close();
         out(json({ applied: runtime.applied }));
         return 0;

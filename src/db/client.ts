@@ -419,6 +419,12 @@ export interface DatabaseOptions {
   thread?: boolean;
   /** With `thread`: how the database's thread yields the CPU (DATABASE_THREAD_PRIORITY by default). */
   threadPriority?: ThreadPriority;
+  /**
+   * PGlite in this thread only: start from this dump of a data directory (PGlite's `dumpDataDir`)
+   * instead of an empty cluster. Tests start from a migrated one (test/helpers/pglite-snapshot.ts):
+   * a fresh cluster's initdb is most of a test file's set-up.
+   */
+  snapshot?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -435,7 +441,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (options.thread) return new PgliteDatabase(await PgliteThread.open(dataDir, { priority: options.threadPriority ?? DATABASE_THREAD_PRIORITY }));
-  const pglite = await PGlite.create(dataDir, { parsers: PGLITE_PARSERS });
+  const pglite = options.snapshot
+    ? await PGlite.create({ dataDir, loadDataDir: options.snapshot, parsers: PGLITE_PARSERS })
+    : await PGlite.create(dataDir, { parsers: PGLITE_PARSERS });
   return new PgliteDatabase(
     Object.assign(pglite, {
       queryPrepared: <T>(name: string, sql: string, params: unknown[]) => queryPrepared<T>(pglite, name, sql, params),

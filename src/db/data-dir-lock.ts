@@ -2,7 +2,15 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSy
 import os from 'node:os';
 import path from 'node:path';
 
-export class DataDirLockedError extends Error {}
+export class DataDirLockedError extends Error {
+  constructor(
+    message: string,
+    /** Who holds the lock, as its lock file says: "pid 123, server". */
+    readonly holder = 'another process',
+  ) {
+    super(message);
+  }
+}
 
 export interface DataDirLock {
   release(): void;
@@ -102,10 +110,11 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
       rmSync(file, { force: true });
       continue;
     }
+    const holder = `pid ${owner.pid ?? 'unknown'}${owner.purpose ? `, ${owner.purpose}` : ''}`;
     throw new DataDirLockedError(
-      `The data directory ${dataDir} is in use by another process (pid ${owner.pid ?? 'unknown'}` +
-        `${owner.purpose ? `, ${owner.purpose}` : ''}). Only one process may open the embedded database; ` +
+      `The data directory ${dataDir} is in use by another process (${holder}). Only one process may open the embedded database; ` +
         'stop it first, or use the admin API of the running server.',
+      holder,
     );
   }
   throw new DataDirLockedError(`Could not take the lock on ${dataDir}`);
@@ -121,13 +130,24 @@ const LOCK_POLL_MS = 100;
  * down, or dead but not yet reaped where zombies cannot be told apart): the start waits for it to go
  * instead of failing. A lock still held after the wait is refused with the usual message.
  */
-export async function acquireDataDirLock(dataDir: string, purpose: string, waitMs = LOCK_WAIT_MS): Promise<DataDirLock> {
+export async function acquireDataDirLock(
+  dataDir: string,
+  purpose: string,
+  waitMs = LOCK_WAIT_MS,
+  /** Called once, at the first refusal, before the wait: the start says at once what it waits for. */
+  onWait?: (holder: string, waitMs: number) => void,
+): Promise<DataDirLock> {
   const deadline = Date.now() + waitMs;
+  let told = false;
   for (;;) {
     try {
       return lockDataDir(dataDir, purpose);
     } catch (err) {
       if (!(err instanceof DataDirLockedError) || Date.now() >= deadline) throw err;
+      if (!told) {
+        told = true;
+        onWait?.(err.holder, waitMs);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
@@ -65,7 +67,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  const db = await openDatabase({});
+  const db = await openDatabase({ snapshot: await migratedSnapshot() });
   await migrate(db);
+  // Every copy of the snapshot would otherwise be the same database to the storage stamp (issue 25):
+  // each test database is its own, as a freshly migrated one is.
+  await db.query('UPDATE database_identity SET id = gen_random_uuid()');
   return { db, url: undefined, directUrl: undefined, drop: () => db.close() };
 }
+
+/**
+ * The migrated PGlite cluster test/helpers/pglite-snapshot.ts made for this run, as a dump to load
+ * (undefined when the run has none: the database then starts empty and migrate() builds it).
+ */
+export async function migratedSnapshot(): Promise<Blob | undefined> {
+  const snapshot = inject('pgliteSnapshot');
+  return snapshot ? new Blob([await readFile(snapshot.dump)]) : undefined;
+}
+
+/** The migrated PGlite data directory of this run, for a server process's DATA_DIR/pglite; undefined when none. */
+export const migratedDataDir = (): string | undefined => inject('pgliteSnapshot')?.dataDir;

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_DATABASE, createTestDatabaseUrl } from './database.js';
+import { TEST_DATABASE, createTestDatabaseUrl, migratedDataDir } from './database.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -148,8 +148,19 @@ export interface ServerProcesses {
   close(): Promise<void>;
 }
 
-export async function serverProcesses(prefix: string, settings: Record<string, string | undefined>): Promise<ServerProcesses> {
+/**
+ * A new DATA_DIR; on PGlite its database is a copy of the run's migrated cluster (a fresh one would
+ * spend most of the file's set-up in initdb), unless `empty` asks for a first start.
+ */
+export async function testDataDir(prefix: string, options: { empty?: boolean } = {}): Promise<string> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const migrated = migratedDataDir();
+  if (TEST_DATABASE === 'pglite' && migrated && !options.empty) await cp(migrated, path.join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
+}
+
+export async function serverProcesses(prefix: string, settings: Record<string, string | undefined>): Promise<ServerProcesses> {
+  const dataDir = await testDataDir(prefix);
   const database = TEST_DATABASE === 'postgres' ? await createTestDatabaseUrl() : undefined;
   const env = childEnv({ DATA_DIR: dataDir, DATABASE_URL: database?.url, DATABASE_DIRECT_URL: database?.directUrl, ...settings });
   const started: ServerChild[] = [];

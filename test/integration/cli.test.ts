@@ -7,7 +7,7 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { lockDataDir } from '../../src/db/data-dir-lock.js';
 import { OrganizationsService } from '../../src/modules/organizations/service.js';
 import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { childEnv, freePort, runCli, startServerChild, waitReady } from '../helpers/processes.js';
+import { childEnv, finished, freePort, runCli, spawnTs, startServerChild, waitReady } from '../helpers/processes.js';
 
 /**
  * The operator CLI as a child process, on the engine this run targets: the embedded database under a
@@ -124,7 +124,20 @@ describe(`estate-publisher CLI on ${TEST_DATABASE}`, () => {
     const lockedDir = await mkdtemp(path.join(os.tmpdir(), 'pps-cli-locked-'));
     const lock = lockDataDir(lockedDir, 'server');
     try {
-      const res = await runCli(['create-org', '--name', 'While running'], childEnv({ DATA_DIR: lockedDir }));
+      const child = spawnTs('src/cli/index.ts', ['create-org', '--name', 'While running'], childEnv({ DATA_DIR: lockedDir }));
+      const done = finished(child);
+      // The wait is announced when it begins: the line arrives while the process still waits.
+      let early = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr?.on('data', (d: Buffer) => {
+          early += d.toString();
+          if (early.includes('waiting up to 5 s')) resolve();
+        });
+        done.then(() => reject(new Error(`exited without announcing the wait:\n${early}`)), reject);
+      });
+      expect(early).toMatch(/the data directory is in use \(pid \d+, server\); waiting up to 5 s for it to stop/);
+      expect(child.exitCode).toBe(null);
+      const res = await done;
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(/in use by another process \(pid \d+, server\)/);
       expect(res.stderr).toMatch(/admin API/);

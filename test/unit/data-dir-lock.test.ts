@@ -129,9 +129,21 @@ describe('a lock whose owner is going away', () => {
     lock.release();
   });
 
-  it('is refused after the wait when its owner stays', async () => {
+  it('is refused after the wait when its owner stays; the wait is announced once, naming the owner, before it starts', async () => {
     const dir = tempDir();
     writeLock(dir, { pid: process.ppid, host: os.hostname(), purpose: 'server' });
-    await expect(acquireDataDirLock(dir, 'second', 300)).rejects.toThrow(/is in use by another process/);
+    const told: Array<[string, number]> = [];
+    const taking = acquireDataDirLock(dir, 'second', 300, (holder, waitMs) => told.push([holder, waitMs]));
+    // Said synchronously at the first refusal, while the wait has not begun.
+    expect(told).toEqual([[`pid ${process.ppid}, server`, 300]]);
+    await expect(taking).rejects.toThrow(/is in use by another process/);
+    expect(told).toHaveLength(1);
+  });
+
+  it('says nothing when the lock is free', async () => {
+    const told: string[] = [];
+    const lock = await acquireDataDirLock(tempDir(), 'first', 300, (holder) => told.push(holder));
+    lock.release();
+    expect(told).toEqual([]);
   });
 });
