@@ -15,6 +15,9 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
     DATABASE_DIRECT_URL: undefined,
     PORT: undefined,
     LOG_LEVEL: 'silent',
+    // The server's PGlite thread at normal priority: under SCHED_IDLE (the default) it gets no core while
+    // the test runner's own workers keep both busy, and a start took more than the tests' 120 s in CI.
+    DATABASE_THREAD_PRIORITY: '0',
     ...extra,
   };
   return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
