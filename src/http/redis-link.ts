@@ -40,8 +40,9 @@ export class RedisLink {
     return this.current;
   }
 
+  /** The first connection gets the connect timeout, not the command deadline: a slow start is not an outage. */
   async connect(): Promise<void> {
-    await this.within(this.client.connect()).catch((err: Error) => this.degrade(err));
+    await this.within(this.client.connect(), Math.max(1_000, this.deadlineMs)).catch((err: Error) => this.degrade(err));
   }
 
   /** Counts a request served without Redis (reported in the recovery line). */
@@ -59,10 +60,10 @@ export class RedisLink {
     }
   }
 
-  private within<T>(work: Promise<T>): Promise<T> {
+  private within<T>(work: Promise<T>, ms = this.deadlineMs): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.deadlineMs} ms`)), this.deadlineMs);
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
     });
     work.catch(() => undefined); // a late failure of an abandoned call is not unhandled
     return Promise.race([work, late]).finally(() => clearTimeout(timer));

@@ -99,6 +99,10 @@ describe('loadConfig', () => {
     [{ DATABASE_THREAD_PRIORITY: '20' }, 'DATABASE_THREAD_PRIORITY'],
     [{ DATABASE_THREAD_PRIORITY: '-1' }, 'DATABASE_THREAD_PRIORITY'],
     [{ DATABASE_THREAD_PRIORITY: 'low' }, 'DATABASE_THREAD_PRIORITY'],
+    [{ REDIS_TIMEOUT_MS: '0' }, 'REDIS_TIMEOUT_MS'],
+    [{ STORAGE_TIMEOUT_MS: 'soon' }, 'STORAGE_TIMEOUT_MS'],
+    [{ STORAGE_IDLE_TIMEOUT_MS: '50' }, 'STORAGE_IDLE_TIMEOUT_MS'],
+    [{ DISK_MIN_FREE_MB: '-1' }, 'DISK_MIN_FREE_MB'],
   ];
   it.each(cases)('%j is refused naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
