@@ -16,7 +16,7 @@ import { type EstatesService, requireEstate } from '../estates/service.js';
 import type { Navigator } from '../navigators/schemas.js';
 import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
 import { normaliseColour } from '../navigators/theme.js';
-import { loadStylesheet } from './assets.js';
+import { currentAsset, loadStylesheet } from './assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
 import { renderNotFound, renderPage } from './render/index.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
@@ -237,7 +237,7 @@ export class PagesService {
       publicUrl: this.deps.config.publicUrl,
       path: `/p/${data.estate.slug}`,
       cssHref: stylesheet.href,
-      scriptHref: null,
+      scriptHref: currentAsset('page.js')?.href ?? null,
       themeCss: theme,
       noindex: preview,
       filter: request.filter,
