@@ -4,7 +4,7 @@
 //   embed.js                          the embed loader, served at /embed.js (a fixed URL, short cache)
 //   *.br, *.gz                        each file compressed once here (brotli 11, gzip 9), not per request
 //   manifest.json                     { files: { "page.js": "page.<hash>.js", … }, bytes: { … } }
-// src/modules/pages/assets.ts reads the manifest; the renderer asks it for the hashed URLs.
+// src/modules/pages/client-assets.ts reads the manifest; the renderer asks it for the hashed URLs.
 // Run by scripts/build-if-stale.mjs after tsc (so by `npm run build`, `npm ci`'s prepare and `npm start`).
 // Usage: node scripts/build-page-assets.mjs [--out DIR]
 import { createHash } from 'node:crypto';

@@ -9,7 +9,7 @@ import { healthRoutes } from './health/routes.js';
 import { inquiryRoutes } from './inquiries/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes, apiKeyRoutes } from './organizations/routes.js';
-import { pageAssetRoutes } from './pages/asset-routes.js';
+import { pageAssetRoutes } from './pages/client-routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
