@@ -1,10 +1,11 @@
 import { $, $$ } from './dom.js';
 
 /**
- * The inquiry form submitted inline. The form (`form[data-inquiry-form]`, inside `[data-inquiry]`) posts
+ * The inquiry form submitted inline. The form (`form[data-inquiry-form]`, in a section with an id,
+ * `#inquiry`) posts
  * `application/x-www-form-urlencoded` to `POST /p/{slug}/inquiry` with or without JavaScript, and the
  * server answers the form again with each error next to its field (422) or 303 to the thank-you state.
- * Here the same request is sent with fetch and the `[data-inquiry]` section of the answer (the form
+ * Here the same request is sent with fetch and the section of the answer with the same id (the form
  * with its errors, or the thanks) replaces the one on the page, so the visitor stays where they were;
  * focus goes to the first invalid field, else to the answer's alert or heading. Anything unexpected
  * (a network error, an answer without the section) falls back to the ordinary submission.
@@ -33,7 +34,7 @@ export function initForm(section: HTMLElement): void {
           credentials: 'same-origin',
         });
         const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
-        const next = $('[data-inquiry]', doc);
+        const next = root.id ? doc.getElementById(root.id) : null;
         if (!next || (response.status !== 422 && !response.ok)) throw new Error(`inquiry answered ${response.status}`);
         const fresh = document.importNode(next, true) as HTMLElement;
         root.replaceWith(fresh);

@@ -1,11 +1,14 @@
 import { $, $$, el, modified } from './dom.js';
 
+/** A gallery link to an image (a link around a video thumbnail keeps its default). */
+const LINK = 'a[data-lightbox], a.gallery-link';
+
 /**
- * The gallery's lightbox. Without JavaScript each `a[data-lightbox]` in `[data-gallery]` is a link to
- * the image (`href`; `data-srcset`/`data-sizes` optional; the caption from `data-caption`, else the
- * thumbnail's alt). Here it opens in a modal `<dialog>`: the rest of the page is inert, Tab and
- * Shift+Tab stay among its buttons, Escape closes it, the arrow keys go to the previous or next image
- * of the same gallery section (`[data-gallery-section]`, else the gallery), and focus returns to the link.
+ * The gallery's lightbox. Without JavaScript each gallery link (`a.gallery-link` in a `[data-gallery]`
+ * list) is a link to the image; its thumbnail's `srcset` serves the large view too, the caption is the
+ * figure's `figcaption` (else `data-caption`, else the alt). Here it opens in a modal `<dialog>`: the
+ * rest of the page is inert, Tab and Shift+Tab stay among its buttons, Escape closes it, the arrow keys
+ * go to the previous or next image of the same list, and focus returns to the link.
  */
 export function initLightbox(gallery: HTMLElement): void {
   let dialog: HTMLDialogElement | null = null;
@@ -21,11 +24,12 @@ export function initLightbox(gallery: HTMLElement): void {
     const link = items[index]!;
     const thumb = $<HTMLImageElement>('img', link);
     image.removeAttribute('srcset');
-    if (link.dataset.srcset) image.srcset = link.dataset.srcset;
-    image.sizes = link.dataset.sizes ?? '100vw';
+    const srcset = link.dataset.srcset ?? thumb?.srcset;
+    if (srcset) image.srcset = srcset;
+    image.sizes = link.dataset.sizes ?? '(min-width: 1240px) 1200px, 96vw';
     image.src = link.href;
     image.alt = thumb?.alt ?? '';
-    caption.textContent = link.dataset.caption ?? thumb?.alt ?? '';
+    caption.textContent = link.closest('figure')?.querySelector('figcaption')?.textContent ?? link.dataset.caption ?? thumb?.alt ?? '';
     counter.textContent = `${index + 1} of ${items.length}`;
   };
 
@@ -76,12 +80,11 @@ export function initLightbox(gallery: HTMLElement): void {
   };
 
   gallery.addEventListener('click', (event) => {
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-lightbox]');
-    if (!link || modified(event)) return;
+    const link = (event.target as Element).closest<HTMLAnchorElement>(LINK);
+    if (!link || !$('img', link) || modified(event)) return;
     event.preventDefault();
     dialog ??= build();
-    const section = link.closest('[data-gallery-section]') ?? gallery;
-    items = $$<HTMLAnchorElement>('a[data-lightbox]', section);
+    items = $$<HTMLAnchorElement>(LINK, gallery).filter((a) => $('img', a));
     for (const b of $$('.lightbox-prev, .lightbox-next', dialog)) b.hidden = items.length < 2;
     opener = link;
     show(items.indexOf(link));

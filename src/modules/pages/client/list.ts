@@ -1,10 +1,13 @@
 import { $, $$, apartmentFromHash, el } from './dom.js';
 import type { Navigator } from './navigator.js';
 
+/** The list's rows: the server's table rows, or any element marked as one. */
+export const ROWS = 'tr[data-apartment-id], [data-apartment-row]';
+
 /**
  * One selected apartment for the shapes and the list. Both are links to `#apartment-<id>` (the
  * apartment's details), so selection follows the fragment: without JavaScript the link alone opens the
- * details; here the row (`[data-apartment-row]`) and every shape of that apartment are marked
+ * details; here the row (`tr[data-apartment-id]`) and every shape of that apartment are marked
  * (`aria-current="true"`, class `is-selected`), the navigator turns to a frame that shows it, and
  * details rendered `hidden` or as a closed `<details>` are opened.
  */
@@ -21,9 +24,13 @@ export function initSelection(navigators: Navigator[]): void {
     }
     if (!id) return;
     const sel = `[data-apartment-id="${CSS.escape(id)}"]`;
-    for (const node of $$(sel)) {
+    for (const node of $$(
+      `svg a${sel}, ${ROWS.split(', ')
+        .map((r) => r + sel)
+        .join(', ')}`,
+    )) {
       node.classList.add('is-selected');
-      if (node.matches('a, [data-apartment-row]')) node.setAttribute('aria-current', 'true');
+      node.setAttribute('aria-current', 'true');
     }
     for (const navigator of navigators) navigator.reveal(id);
     const details = document.getElementById(`apartment-${id}`);
@@ -42,45 +49,61 @@ export function initSelection(navigators: Navigator[]): void {
   select(apartmentFromHash(location.hash));
 }
 
-type Op = 'eq' | 'min' | 'max';
+type Test = (row: HTMLElement, value: string) => boolean;
+
+const num = (v: string | undefined) => (v === undefined || v === '' ? Number.NaN : Number(v));
+/** The list's filter fields by name (the server's `form.filters`), each a test of one row. */
+const FIELDS: Record<string, Test> = {
+  q: (row, v) => (row.querySelector('th, td')?.textContent ?? '').toLowerCase().includes(v.trim().toLowerCase()),
+  status: (row, v) => row.dataset.status?.toLowerCase() === v.toLowerCase(),
+  rooms: (row, v) => num(row.dataset.rooms) === Number(v),
+  floor: (row, v) => num(row.dataset.floor) === Number(v),
+  maxPrice: (row, v) => num(row.dataset.priceCents) <= Number(v) * 100,
+  minPrice: (row, v) => num(row.dataset.priceCents) >= Number(v) * 100,
+};
+/** A control naming its own test: `data-filter` (the row attribute) and `data-op` (eq, min, max). */
+function generic(control: HTMLElement): Test | undefined {
+  const key = control.dataset.filter;
+  if (!key) return undefined;
+  const op = control.dataset.op ?? 'eq';
+  return (row, v) => {
+    const own = row.dataset[key];
+    if (own === undefined || own === '') return false;
+    if (op === 'eq') return own.toLowerCase().split(' ').includes(v.toLowerCase());
+    return op === 'min' ? Number(own) >= Number(v) : Number(own) <= Number(v);
+  };
+}
 
 /**
- * The list's filters without a reload (`form[data-apartment-filters]`; without JavaScript the form is a
- * GET the server answers filtered). Each control names the row attribute it filters with `data-filter`
- * (`status` compares to the row's `data-status`, `area` to `data-area`, …) and how with `data-op`
- * (`eq`, the default, `min` or `max`); an empty control filters nothing. A row lacking the value
- * (no shown price) fails a `min`/`max` on it. Rows and the shapes of filtered-out apartments get
- * `hidden` / class `is-filtered-out`; `[data-filter-count]` (or a status line made here) says how many match.
+ * The list's filters without a reload (the server's `form.filters` in `#apartments`, a GET without
+ * JavaScript that the server answers filtered). Each named field tests the rows' data attributes
+ * (`data-status`, `data-rooms`, `data-floor`, `data-price-cents` where the price is shown; `q` the
+ * name); a control may instead say `data-filter`/`data-op`. An empty field filters nothing; a row
+ * without a shown price fails a price filter. Filtered-out rows are `hidden` and their shapes get
+ * `is-filtered-out`; the count line (`#apartments-count` or `[data-filter-count]`) says how many match.
  */
 export function initFilters(form: HTMLFormElement): void {
-  const rows = $$('[data-apartment-row]');
-  const controls = $$<HTMLInputElement | HTMLSelectElement>('[data-filter]', form);
+  const rows = $$(ROWS);
+  const controls = $$<HTMLInputElement | HTMLSelectElement>('input[name], select[name]', form)
+    .map((control) => ({ control, test: generic(control) ?? FIELDS[control.name] }))
+    .filter((c): c is { control: HTMLInputElement | HTMLSelectElement; test: Test } => c.test !== undefined);
   if (rows.length === 0 || controls.length === 0) return;
-  let count = $('[data-filter-count]');
+  let count = $('#apartments-count, [data-filter-count]');
   const apply = () => {
-    const tests = controls
-      .filter((c) => c.value !== '' && (c.type !== 'checkbox' || (c as HTMLInputElement).checked))
-      .map((c) => ({ key: c.dataset.filter!, op: (c.dataset.op ?? 'eq') as Op, value: c.value }));
+    const active = controls.filter(({ control }) => control.value.trim() !== '');
     let shown = 0;
     for (const row of rows) {
-      const ok = tests.every(({ key, op, value }) => {
-        const own = row.dataset[key];
-        if (own === undefined || own === '') return false;
-        if (op === 'eq') return own.split(' ').includes(value);
-        const a = Number(own);
-        const b = Number(value);
-        return op === 'min' ? a >= b : a <= b;
-      });
+      const ok = active.every(({ control, test }) => test(row, control.value));
       row.hidden = !ok;
       if (ok) shown++;
       const id = row.dataset.apartmentId;
       if (id) for (const shape of $$(`svg [data-apartment-id="${CSS.escape(id)}"]`)) shape.classList.toggle('is-filtered-out', !ok);
     }
     if (!count) {
-      count = el('p', { role: 'status', class: 'filter-count' });
+      count = el('p', { role: 'status' });
       form.after(count);
     }
-    count.textContent = `${shown} of ${rows.length} apartments shown`;
+    count.textContent = shown === rows.length ? `${shown} homes` : `${shown} of ${rows.length} homes`;
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -89,5 +112,4 @@ export function initFilters(form: HTMLFormElement): void {
   form.addEventListener('input', apply);
   form.addEventListener('change', apply);
   form.addEventListener('reset', () => setTimeout(apply));
-  if (controls.some((c) => c.value !== '' && c.type !== 'checkbox')) apply();
 }

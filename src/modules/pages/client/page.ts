@@ -5,17 +5,17 @@ import { initForm } from './form.js';
 import { initLightbox } from './lightbox.js';
 import { initFilters, initSelection } from './list.js';
 import { initMap } from './map.js';
-import { type Navigator, initNavigator } from './navigator.js';
+import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
 import { initResize } from './resize.js';
 
 document.documentElement.classList.add('js');
-const navigators = $$('[data-navigator]')
+const navigators = $$(NAVIGATOR)
   .map(initNavigator)
   .filter((n): n is Navigator => n !== null);
 initSelection(navigators);
-for (const form of $$<HTMLFormElement>('form[data-apartment-filters]')) initFilters(form);
+for (const form of $$<HTMLFormElement>('form[data-apartment-filters], #apartments form.filters')) initFilters(form);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery);
-for (const map of $$('[data-map]')) initMap(map);
-const inquiry = $('[data-inquiry]');
+for (const button of $$<HTMLButtonElement>('button.show-map, button[data-map-show]')) initMap(button);
+const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
 if (inquiry) initForm(inquiry);
 initResize();
