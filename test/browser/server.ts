@@ -36,6 +36,7 @@ export async function startPageServer(extraEnv: Record<string, string> = {}): Pr
       LOG_LEVEL: 'warn',
       RATE_LIMIT_ANONYMOUS_MAX: '1000000',
       RATE_LIMIT_KEY_MAX: '1000000',
+      RATE_LIMIT_INQUIRY_MAX: '1000',
       ...extraEnv,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],

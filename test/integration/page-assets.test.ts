@@ -74,4 +74,11 @@ describe('page assets', () => {
       expect(res.statusCode, url).toBe(404);
     }
   });
+
+  it('GET /favicon.ico: empty, cached a day (a page naming no icon logs no 404)', async () => {
+    const res = await t.request({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.rawPayload.length).toBe(0);
+  });
 });

@@ -25,7 +25,7 @@ function send(request: FastifyRequest, reply: FastifyReply, file: AssetFile, cac
 
 /**
  * The public page's static files: `GET /assets/page/<name>.<hash>.(js|css)` (immutable) and
- * `GET /embed.js`. Each is compressed at build time (brotli 11, gzip 9) and kept in memory; no key,
+ * `GET /embed.js` (and an empty `GET /favicon.ico`). Each is compressed at build time (brotli 11, gzip 9) and kept in memory; no key,
  * left out of the OpenAPI document (not JSON).
  */
 export const pageAssetRoutes: FastifyPluginAsync = async (app) => {
@@ -37,4 +37,9 @@ export const pageAssetRoutes: FastifyPluginAsync = async (app) => {
     return send(request, reply, file, IMMUTABLE);
   });
   app.get('/embed.js', { schema: { hide: true }, config }, async (request, reply) => send(request, reply, assets.embed, EMBED_CACHE));
+  // Browsers ask for /favicon.ico on every page that names no icon; a 404 is a console error on the
+  // public page (and in Lighthouse's best practices). No content, cached a day.
+  app.get('/favicon.ico', { schema: { hide: true }, config }, async (_request, reply) =>
+    reply.code(204).header('cache-control', 'public, max-age=86400').send(),
+  );
 };
