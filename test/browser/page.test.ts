@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchChromium } from './chromium.js';
@@ -62,6 +64,23 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(await shownAngle(page)).toBe(120);
     await expectAccessible(page, 'loaded');
     await screenshot(page, `${width}-loaded`);
+    await screenshot(page, `${width}-top`, false);
+    // The budget (issue 27): HTML + CSS + JS <= 60 KB transferred, JavaScript <= 20 KB (bytes on the wire, headers included).
+    const weight = await page.evaluate(() => {
+      const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
+      const sum = (test: (e: PerformanceResourceTiming) => boolean) => entries.filter(test).reduce((n, e) => n + e.transferSize, 0);
+      return {
+        html: sum((e) => e.entryType === 'navigation'),
+        css: sum((e) => e.initiatorType === 'link' && e.name.endsWith('.css')),
+        js: sum((e) => e.name.endsWith('.js')),
+        images: sum((e) => e.initiatorType === 'img'),
+      };
+    });
+    writeFileSync(path.join(REPORT_DIR, `${width}-weight.json`), `${JSON.stringify(weight, null, 2)}\n`);
+    expect(weight.html).toBeGreaterThan(0);
+    expect(weight.js).toBeGreaterThan(0);
+    expect(weight.js).toBeLessThanOrEqual(20 * 1024);
+    expect(weight.html + weight.css + weight.js).toBeLessThanOrEqual(60 * 1024);
   });
 
   it('rotates by buttons, drag and arrow keys', async () => {

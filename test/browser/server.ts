@@ -56,7 +56,9 @@ export async function startPageServer(extraEnv: Record<string, string> = {}): Pr
     }
     await rm(dataDir, { recursive: true, force: true });
   };
-  for (let i = 0; i < 600; i++) {
+  // Up to 3 minutes: a 2-core machine busy with other tests starts PGlite slowly.
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
       if ((await fetch(`${base}/health/ready`)).ok) return { base, child, log: () => output, stop };
@@ -66,5 +68,5 @@ export async function startPageServer(extraEnv: Record<string, string> = {}): Pr
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
-  throw new Error(`the server did not start: ${output}`);
+  throw new Error(`the server did not start in 3 minutes (exit ${child.exitCode}): ${output}`);
 }
