@@ -3,7 +3,7 @@
 // `npm ci` (whose `prepare` step builds) and still never run stale code after an edit.
 // Usage: node scripts/build-if-stale.mjs [--force]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +51,8 @@ if (assets.status !== 0) {
   if (assets.error) process.stderr.write(`estate-publisher: could not bundle the page assets: ${assets.error.message}\n`);
   process.exit(assets.status ?? 1);
 }
+// Files the TypeScript compiler does not copy: the public page's stylesheet (src/modules/pages/assets.ts reads it next to its module).
+for (const file of ['src/modules/pages/page.css']) copyFileSync(path.join(root, file), path.join(root, 'dist', file));
 // Stamped with the start time: a source saved while tsc ran is newer, so the next start builds again.
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 utimesSync(stamp, new Date(started), new Date(started));

@@ -37,6 +37,7 @@ const JSON_COLUMNS: Record<string, string> = {
   'panoramas.pois': "Panorama['pois']",
   'idempotency_keys.response_headers': 'Record<string, string>',
   'assets.variants': 'StoredVariant[]',
+  'estate_pages.embed_origins': 'string[]',
 };
 
 const IMPORTS: Record<string, string> = {

@@ -186,7 +186,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
 /**
  * On PostgreSQL, one LISTEN connection (DATABASE_DIRECT_URL: a session, not a transaction pooler)
  * keeps this instance's caches true to other instances' writes: add-on public documents, API keys,
- * apartment documents, apartment lists and navigator documents.
+ * apartment documents, apartment lists, navigator documents and rendered public pages.
  * On PGlite this process is the only writer and both caches are trusted from the start.
  */
 function listenOnPostgres(app: FastifyInstance): void {
@@ -201,6 +201,7 @@ function listenOnPostgres(app: FastifyInstance): void {
       app.services.apartments.documents.subscriber(),
       app.services.apartments.lists.cache.subscriber(),
       app.services.navigators.documents.subscriber(),
+      ...app.services.pages.subscribers(),
     ]);
   });
   app.addHook('onClose', async () => {

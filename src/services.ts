@@ -9,6 +9,7 @@ import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
 import { NavigatorsService } from './modules/navigators/service.js';
 import { OrganizationsService } from './modules/organizations/service.js';
+import { PagesService } from './modules/pages/service.js';
 import { PanoramasService } from './modules/panoramas/service.js';
 import { UsersService } from './modules/users/service.js';
 import { WebhooksService } from './modules/webhooks/service.js';
@@ -18,17 +19,23 @@ export type Services = ReturnType<typeof createServices>;
 /** One instance of each service per app, wired with the app's database and storage. */
 export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' | 'imageJobs'>, log: FastifyBaseLogger) {
   const images = new ImageProcessor(deps.db, deps.storage, log, { background: deps.imageJobs !== 'on-demand' });
+  const estates = new EstatesService(deps.db);
+  const navigators = new NavigatorsService(deps.db, deps.config, deps.storage);
+  const apartments = new ApartmentsService(deps.db);
+  const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
+  const addons = createAddonServices(deps);
   return {
     organizations: new OrganizationsService(deps.db),
     users: new UsersService(deps.db),
     inquiries: new InquiriesService(deps.db),
     panoramas: new PanoramasService(deps.db),
-    estates: new EstatesService(deps.db),
+    estates,
     buildings: new BuildingsService(deps.db),
-    apartments: new ApartmentsService(deps.db),
-    navigators: new NavigatorsService(deps.db, deps.config, deps.storage),
-    assets: new AssetsService(deps.db, deps.storage, deps.config, images),
-    addons: createAddonServices(deps),
+    apartments,
+    navigators,
+    assets,
+    addons,
+    pages: new PagesService({ db: deps.db, config: deps.config, estates, navigators, apartments, assets, addons }),
     webhooks: new WebhooksService(deps.db, deps.config),
   };
 }

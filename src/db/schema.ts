@@ -119,6 +119,20 @@ export interface DownloadsItems {
   updatedAt: Generated<string>;
 }
 
+export interface EstatePages {
+  embedOrigins: Generated<Jsonb<string[]>>;
+  enabled: Generated<boolean>;
+  estateId: string;
+  locale: Generated<string>;
+  navigatorId: string | null;
+  organizationId: string;
+  previewSecret: Buffer;
+  showApartments: Generated<boolean>;
+  showInquiryForm: Generated<boolean>;
+  updatedAt: Generated<string>;
+  version: Generated<number>;
+}
+
 export interface Estates {
   createdAt: Generated<string>;
   description: string | null;
@@ -398,6 +412,7 @@ export interface DB {
   buildings: Buildings;
   downloadsGroups: DownloadsGroups;
   downloadsItems: DownloadsItems;
+  estatePages: EstatePages;
   estates: Estates;
   galleryItems: GalleryItems;
   gallerySections: GallerySections;

@@ -32,7 +32,7 @@ export const COMPRESS_MIN_BYTES = 1024;
 const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
-const COMPRESSIBLE_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/html)\s*(?:;|$)/i;
+const COMPRESSIBLE_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/html|text\/css|text\/javascript)\s*(?:;|$)/i;
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);

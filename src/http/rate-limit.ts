@@ -13,8 +13,11 @@ type Budget = 'key' | 'anonymous' | 'inquiry';
  */
 const meteredKey = (request: FastifyRequest) => (request.auth && !isPublishable(request.auth) ? request.auth : null);
 
-const budgetOf = (request: FastifyRequest): Budget =>
-  request.routeOptions.config?.rateLimitClass === 'inquiry' ? 'inquiry' : meteredKey(request) ? 'key' : 'anonymous';
+const budgetOf = (request: FastifyRequest): Budget => {
+  const named = request.routeOptions.config?.rateLimitClass;
+  if (named) return named;
+  return meteredKey(request) ? 'key' : 'anonymous';
+};
 
 export interface RateLimitOptions {
   /** Prefix of the Redis counters; instances that should share budgets use the same one. */
@@ -67,9 +70,10 @@ export async function installRateLimit(app: FastifyInstance, config: Readonly<Co
       return `${budgetOf(request)}:${key ? `key:${key.keyId}` : `ip:${request.ip}`}`;
     },
     // Health, docs, the OpenAPI document and files are not metered; the operator surface is trusted.
+    // The public page (auth none) names its budget: anonymous for the page, inquiry for its form.
     allowList: (request: FastifyRequest) => {
-      const auth = request.routeOptions.config?.auth;
-      return auth !== 'partner' && auth !== 'public';
+      const config = request.routeOptions.config;
+      return config?.auth !== 'partner' && config?.auth !== 'public' && config?.rateLimitClass === undefined;
     },
     skipOnError: true,
     enableDraftSpec: true,

@@ -32,8 +32,11 @@ declare module 'fastify' {
     publishable?: boolean;
     /** A creating POST: honours Idempotency-Key. */
     idempotent?: boolean;
-    /** Which rate-limit budget the route draws from; defaults by auth mode. */
-    rateLimitClass?: 'inquiry';
+    /**
+     * Which rate-limit budget the route draws from; defaults by auth mode. A route with `auth: 'none'`
+     * is metered only when it names one (the public page: `anonymous`, its form: `inquiry`).
+     */
+    rateLimitClass?: 'inquiry' | 'anonymous';
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -10,6 +10,7 @@ import { inquiryRoutes } from './inquiries/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes, apiKeyRoutes } from './organizations/routes.js';
 import { pageAssetRoutes } from './pages/client-routes.js';
+import { pageApiRoutes, pageSiteRoutes } from './pages/routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
@@ -19,6 +20,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(fileRoutes);
   await app.register(pageAssetRoutes);
+  await app.register(pageSiteRoutes);
   await app.register(
     async (api) => {
       await api.register(adminRoutes);
@@ -31,6 +33,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(panoramaRoutes);
       await api.register(assetRoutes);
       await api.register(addonRoutes);
+      await api.register(pageApiRoutes);
       await api.register(webhookRoutes);
       await api.register(apiKeyRoutes);
     },

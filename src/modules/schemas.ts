@@ -7,6 +7,7 @@ import { EstateSchema } from './estates/schemas.js';
 import { InquirySchema } from './inquiries/schemas.js';
 import { NavigatorSchema } from './navigators/schemas.js';
 import { OrganizationSchema } from './organizations/schemas.js';
+import { PageSettingsSchema } from './pages/schemas.js';
 import { PanoramaSchema } from './panoramas/schemas.js';
 import { UserSchema } from './users/schemas.js';
 import { DeliverySchema, WebhookSchema } from './webhooks/schemas.js';
@@ -29,4 +30,5 @@ export const SHARED_SCHEMAS: TSchema[] = [
   PanoramaSchema,
   WebhookSchema,
   DeliverySchema,
+  PageSettingsSchema,
 ];

@@ -1,0 +1,28 @@
+import type { DownloadsDocument } from '../../addons/downloads/schemas.js';
+import { fileSize, fileType } from './format.js';
+
+/** The downloads add-on: groups of files with their type and size. */
+export function DownloadsSection(props: { doc: DownloadsDocument; locale: string }) {
+  return (
+    <section class="addon downloads" id="downloads" aria-labelledby="downloads-title">
+      <h2 id="downloads-title">Downloads</h2>
+      {props.doc.groups.map((group) => (
+        <section key={group.id} id={`downloads-${group.id}`} aria-labelledby={`downloads-${group.id}-title`}>
+          <h3 id={`downloads-${group.id}-title`}>{group.title}</h3>
+          <ul class="files">
+            {group.items.map((item) => (
+              <li key={item.id}>
+                <a href={item.asset.src} download>
+                  {item.label || item.asset.name}
+                </a>{' '}
+                <span class="meta">
+                  ({fileType(item.asset.mimeType)}, {fileSize(item.asset.sizeBytes, props.locale)})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}

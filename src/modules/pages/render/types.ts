@@ -1,0 +1,60 @@
+import type { Static } from '@sinclair/typebox';
+import type { DownloadsDocument } from '../../addons/downloads/schemas.js';
+import type { GalleryDocument } from '../../addons/gallery/schemas.js';
+import type { InvestmentDocument } from '../../addons/investment/schemas.js';
+import type { MapDocument } from '../../addons/map/schemas.js';
+import type { AddonAsset } from '../../addons/schemas.js';
+import type { Apartment } from '../../apartments/schemas.js';
+import type { Estate } from '../../estates/schemas.js';
+import type { Navigator } from '../../navigators/schemas.js';
+import type { PageFields } from '../repository.js';
+
+export type Asset = Static<typeof AddonAsset>;
+
+/** Everything a page shows, read through the services as a publishable key reads it (already masked). */
+export interface PageData {
+  estate: Pick<Estate, 'id' | 'name' | 'description' | 'slug' | 'buildings'>;
+  settings: PageFields;
+  /** The navigator the page shows (with its nested ones), or null when the estate has none. */
+  navigator: Navigator | null;
+  /** Every apartment of the estate, masked (publicView), HIDDEN ones included (they are shapes only). */
+  apartments: Apartment[];
+  /** The assets apartments name in assetsIds, by id (only those a public page may show). */
+  assets: Map<string, Asset>;
+  investment: InvestmentDocument | null;
+  gallery: GalleryDocument | null;
+  map: MapDocument | null;
+  downloads: DownloadsDocument | null;
+}
+
+/** Values of the no-JS apartment filter form (GET query), already checked. */
+export interface ListFilter {
+  status?: string;
+  rooms?: number;
+  floor?: number;
+  maxPrice?: number;
+  q?: string;
+}
+
+/** The inquiry form's state: what the visitor sent and the error of each field (after a 422). */
+export interface FormState {
+  values: { name?: string; email?: string; phoneNumber?: string; info?: string; apartmentIds?: string[] };
+  errors: Partial<Record<'name' | 'email' | 'phoneNumber' | 'info' | 'apartmentIds' | 'form', string>>;
+  sent?: boolean;
+}
+
+/** What the request adds to the data: where the page lives, its assets, the form and filter state. */
+export interface RenderContext {
+  publicUrl: string;
+  /** /p/{slug} */
+  path: string;
+  cssHref: string;
+  scriptHref: string | null;
+  /** Inline <style> text of the theme (its hash is in the CSP). */
+  themeCss: string;
+  noindex: boolean;
+  filter: ListFilter;
+  form: FormState;
+  /** The apartment the form is about (?apartment= from "Ask about this home"). */
+  askAbout: string | null;
+}

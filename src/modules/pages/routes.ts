@@ -1,0 +1,239 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import { requireAuth } from '../../http/auth.js';
+import { sendCompressible } from '../../http/compression.js';
+import { ETAG_HEADER, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
+import { errorResponses, partnerErrors } from '../../http/schemas.js';
+import { isUuid } from '../../ids.js';
+import { SubmitInquiryBody } from '../inquiries/schemas.js';
+import { ASSET_PREFIX, loadStylesheet, pageAsset } from './assets.js';
+import { HONEYPOT } from './render/inquiry-form.js';
+import type { FormState, ListFilter } from './render/types.js';
+import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
+import type { RenderedPage } from './service.js';
+
+/** Seconds a browser or CDN may use a page without asking, and serve it stale while it asks again. */
+export const PAGE_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
+/** A urlencoded inquiry is a few fields: far less than the JSON limit. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+const tags = ['Public page'];
+const security = [{ apiKey: [] }];
+
+/** GET /api/v1/estates/{estateId}/page, PUT it, and the preview link (inside the /api/v1 prefix). */
+export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const service = app.services.pages;
+  app.get(
+    '/estates/:estateId/page',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Read the public page’s settings (public; while the page is off only the owner sees them, others the defaults)',
+        params: PageEstateParams,
+        response: { 200: Type.Ref(PageSettingsSchema, { headers: ETAG_HEADER }), 304: NOT_MODIFIED, ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { settings, owner } = await service.settings(request.params.estateId, request.auth?.organizationId);
+      const etag = etagOf(settings);
+      reply.header('etag', etag);
+      reply.header('vary', 'authorization');
+      reply.header('cache-control', owner ? 'private, no-store' : 'public, max-age=30');
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      return settings;
+    },
+  );
+
+  app.put(
+    '/estates/:estateId/page',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Configure the public page: on or off, the navigator, sections, embed origins, locale',
+        security,
+        params: PageEstateParams,
+        body: PutPageBody,
+        response: { 200: Type.Ref(PageSettingsSchema), ...partnerErrors(413) },
+      },
+    },
+    async (request) => service.put(requireAuth(request).organizationId, request.params.estateId, request.body),
+  );
+
+  app.post(
+    '/estates/:estateId/page/preview',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'A signed link (24 hours) that renders the page even while it is off, marked noindex',
+        security,
+        params: PageEstateParams,
+        response: { 201: PreviewLinkSchema, ...partnerErrors() },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.preview(requireAuth(request).organizationId, request.params.estateId)),
+  );
+};
+
+/** The no-JS filter form's values: anything unexpected is ignored (a visitor's URL, not an API call). */
+function filterOf(query: Record<string, unknown>): ListFilter {
+  const filter: ListFilter = {};
+  const text = (k: string) => (typeof query[k] === 'string' ? (query[k] as string).trim() : '');
+  const int = (k: string, min: number, max: number) => {
+    const v = text(k);
+    if (!/^-?\d{1,12}$/.test(v)) return undefined;
+    const n = Number(v);
+    return n >= min && n <= max ? n : undefined;
+  };
+  const status = text('status').toUpperCase();
+  if (status === 'ACTIVE' || status === 'BOOKED' || status === 'SOLD') filter.status = status;
+  const rooms = int('rooms', 0, 10_000);
+  if (rooms !== undefined) filter.rooms = rooms;
+  const floor = int('floor', -100, 1000);
+  if (floor !== undefined) filter.floor = floor;
+  const maxPrice = int('maxPrice', 0, Number.MAX_SAFE_INTEGER / 100);
+  if (maxPrice !== undefined) filter.maxPrice = maxPrice;
+  const q = text('q').slice(0, 100);
+  if (q) filter.q = q;
+  return filter;
+}
+
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPage, status: number = page.status) {
+  reply.header('content-security-policy', page.csp);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  if (page.status === 404) {
+    reply.header('cache-control', 'no-store');
+    return sendCompressible(reply.code(404), page.body, 'text/html; charset=utf-8');
+  }
+  if (page.estateId) reply.header('surrogate-key', `estate-${page.estateId} page-${page.estateId}`);
+  if (page.noindex) reply.header('x-robots-tag', 'noindex, nofollow');
+  if (status !== 200 || page.noindex) {
+    reply.header('cache-control', 'private, no-store');
+    return sendCompressible(reply.code(status), page.body, 'text/html; charset=utf-8');
+  }
+  reply.header('cache-control', PAGE_CACHE_CONTROL);
+  reply.header('etag', page.etag);
+  if (ifNoneMatchHits(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+  return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
+}
+
+const formAjv = addFormats.default(new Ajv.default({ allErrors: true, strict: false, coerceTypes: false }));
+const checkInquiry = formAjv.compile(SubmitInquiryBody);
+
+const MESSAGES: Record<string, string> = {
+  name: 'Enter your name (at most 200 characters).',
+  email: 'Enter an e-mail address such as name@example.com.',
+  phoneNumber: 'Enter a phone number: digits, with + ( ) . - / and spaces if you like.',
+  info: 'The message is too long.',
+  apartmentIds: 'Choose homes of this project.',
+};
+
+/** The urlencoded form as the public inquiry's fields, and its errors by field (after the same schema as the API). */
+function readForm(body: URLSearchParams): { input: Record<string, unknown>; state: FormState; spam: boolean } {
+  const one = (k: string) => (body.get(k) ?? '').slice(0, 25_000);
+  const values = {
+    name: one('name').trim(),
+    email: one('email').trim(),
+    phoneNumber: one('phoneNumber').trim(),
+    info: one('info'),
+    apartmentIds: body
+      .getAll('apartmentIds')
+      .map((id) => id.trim())
+      .filter((id) => id !== '')
+      .slice(0, 101),
+  };
+  const input: Record<string, unknown> = { name: values.name, email: values.email };
+  if (values.phoneNumber) input.phoneNumber = values.phoneNumber;
+  if (values.info.trim()) input.info = values.info;
+  if (values.apartmentIds.length > 0) input.apartmentIds = values.apartmentIds;
+  const errors: FormState['errors'] = {};
+  if (!values.name) errors.name = MESSAGES.name;
+  if (!checkInquiry(input)) {
+    for (const e of checkInquiry.errors ?? []) {
+      const field = (e.instancePath.split('/')[1] ?? (e.params as { missingProperty?: string }).missingProperty ?? 'form') as keyof FormState['errors'];
+      if (field in MESSAGES && !errors[field]) errors[field] = MESSAGES[field];
+    }
+  }
+  return { input, state: { values, errors }, spam: (body.get(HONEYPOT) ?? '') !== '' };
+}
+
+/** GET /p/{slug}, POST /p/{slug}/inquiry and the hashed files: the public web, outside the JSON API. */
+export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const service = app.services.pages;
+  loadStylesheet();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
+    done(null, new URLSearchParams(body as string)),
+  );
+
+  app.get(
+    `${ASSET_PREFIX}:file`,
+    { config: { auth: 'none' }, schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const asset = pageAsset(request.params.file);
+      if (!asset) throw new AppError('notFound', 'No such file');
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      reply.header('etag', asset.etag);
+      reply.header('x-content-type-options', 'nosniff');
+      if (ifNoneMatchHits(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      return sendCompressible(reply, asset.body, asset.type);
+    },
+  );
+
+  app.get(
+    '/p/:slug',
+    {
+      config: { auth: 'none', rateLimitClass: 'anonymous' },
+      schema: { hide: true, params: SlugParams, querystring: Type.Record(Type.String(), Type.Unknown()) },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const preview = typeof query.preview === 'string' ? query.preview : undefined;
+      const apartment = typeof query.apartment === 'string' && isUuid(query.apartment) ? query.apartment.toLowerCase() : null;
+      const sent = query.sent === '1';
+      const page = await service.page(request.params.slug, {
+        preview,
+        filter: filterOf(query),
+        askAbout: apartment,
+        form: sent ? { values: {}, errors: {}, sent: true } : undefined,
+      });
+      return sendPage(request, reply, page);
+    },
+  );
+
+  app.post(
+    '/p/:slug/inquiry',
+    {
+      config: { auth: 'none', rateLimitClass: 'inquiry' },
+      schema: { hide: true, params: SlugParams },
+    },
+    async (request, reply) => {
+      const slug = request.params.slug;
+      const body = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+      const { input, state, spam } = readForm(body);
+      const target = await service.inquiryTarget(slug);
+      if (!target) return sendPage(request, reply, service.notFound());
+      const thanks = `/p/${target.slug}?sent=1#inquiry`;
+      // A filled honeypot is answered as a success and stored nowhere: a bot learns nothing.
+      if (spam) return reply.code(303).header('location', thanks).send();
+      const about = state.values.apartmentIds?.[0] && isUuid(state.values.apartmentIds[0]) ? state.values.apartmentIds[0].toLowerCase() : null;
+      if (Object.keys(state.errors).length === 0) {
+        try {
+          await app.services.inquiries.submit(target.estateId, input as never);
+          return reply.code(303).header('location', thanks).send();
+        } catch (err) {
+          if (!(err instanceof AppError) || err.statusCode !== 422) throw err;
+          state.errors.apartmentIds = MESSAGES.apartmentIds;
+        }
+      }
+      const page = await service.page(slug, { filter: {}, askAbout: about, form: state });
+      return sendPage(request, reply, page, page.status === 200 ? 422 : 404);
+    },
+  );
+};

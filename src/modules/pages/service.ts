@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import { ReadCache } from '../../db/read-cache.js';
+import { notFound, unprocessable } from '../../errors.js';
+import { CompressibleBody } from '../../http/compression.js';
+import { bytesEtag } from '../../http/etag.js';
+import { publicView } from '../../http/publishable.js';
+import { isUuid } from '../../ids.js';
+import type { createAddonServices } from '../addons/services.js';
+import { ADDON_CHANNEL } from '../addons/state.js';
+import type { Apartment } from '../apartments/schemas.js';
+import type { ApartmentsService } from '../apartments/service.js';
+import type { AssetsService } from '../assets/service.js';
+import { type EstatesService, requireEstate } from '../estates/service.js';
+import type { Navigator } from '../navigators/schemas.js';
+import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
+import { normaliseColour } from '../navigators/theme.js';
+import { loadStylesheet } from './assets.js';
+import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
+import { renderNotFound, renderPage } from './render/index.js';
+import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
+import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
+import type { PageSettings, PutPageBody } from './schemas.js';
+import { checkPageInput } from './settings.js';
+
+/** NOTIFY channel of migrations/0015: page settings and estates. */
+export const PAGES_CHANNEL = 'pages_changed';
+/** The other channels whose tables a page shows (apartments and buildings, navigators and assets, add-ons). */
+const PAGE_CHANNELS = [PAGES_CHANNEL, 'apartment_documents_changed', NAVIGATOR_CHANNEL, ADDON_CHANNEL];
+/**
+ * On PostgreSQL, the longest a kept page is used: another instance's new apartment is not notified (as
+ * for the apartment lists, LIST_TTL_MS), so it shows within this time.
+ */
+export const PAGE_TTL_MS = 1_000;
+const PAGES_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A rendered page as the route sends it. */
+export interface RenderedPage {
+  status: 200 | 404;
+  body: CompressibleBody;
+  etag: string;
+  /** The Content-Security-Policy of this page (theme style hash, image origins, frame-ancestors). */
+  csp: string;
+  estateId: string | null;
+  noindex: boolean;
+}
+
+/** What the route asks for besides the slug. */
+export interface PageRequest {
+  preview?: string | undefined;
+  filter: ListFilter;
+  askAbout: string | null;
+  /** A form answer (422 with errors, or the thank-you state): rendered for this request, never kept. */
+  form?: FormState | undefined;
+}
+
+const fieldsOf = (row: PageRow | undefined): PageFields =>
+  row
+    ? {
+        enabled: row.enabled,
+        navigatorId: row.navigatorId,
+        showApartments: row.showApartments,
+        showInquiryForm: row.showInquiryForm,
+        embedOrigins: row.embedOrigins,
+        locale: row.locale,
+      }
+    : { ...PAGE_DEFAULTS, embedOrigins: [] };
+
+/** The theme's custom properties as one CSS rule; each colour parsed again (never the stored text as it is). */
+export function themeCss(navigator: Navigator | null): string {
+  const theme = (navigator?.options.customTheme ?? {}) as Record<string, string | undefined>;
+  const declarations: string[] = [];
+  for (const [name, value] of Object.entries(theme)) {
+    if (name === 'fontFamily') continue;
+    if (!/^--[a-z-]+$/.test(name) || typeof value !== 'string') continue;
+    const colour = normaliseColour(value);
+    if (colour) declarations.push(`${name}:${colour}`);
+  }
+  const font = theme.fontFamily;
+  if (typeof font === 'string' && /^[a-z-]+$/.test(font)) declarations.push(`--font:${font}`);
+  return declarations.length > 0 ? `:root{${declarations.join(';')}}` : '';
+}
+
+/** The tile server's origin for img-src (`{s}` subdomains as a wildcard), or undefined. */
+function tileOrigin(template: string): string | undefined {
+  try {
+    const wildcard = template.includes('{s}.');
+    const url = new URL(template.replace('{s}.', '').replace(/\{[a-z]\}/g, '0'));
+    if (url.protocol !== 'https:') return undefined;
+    return `https://${wildcard ? '*.' : ''}${url.host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const origin = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+export interface PagesDeps {
+  db: Database;
+  config: Pick<Config, 'publicUrl'>;
+  estates: EstatesService;
+  navigators: NavigatorsService;
+  apartments: ApartmentsService;
+  assets: AssetsService;
+  addons: ReturnType<typeof createAddonServices>;
+}
+
+/**
+ * The public page (issue 27): its settings, and the page itself, rendered from what the services give
+ * a publishable key (the apartment list masked in SQL and by publicView, the navigator, the enabled
+ * add-ons), kept as HTML with its encodings and ETag per slug and request shape (src/db/read-cache.ts:
+ * valid while the write generation has not moved, and on PostgreSQL while no notification of the
+ * channels above arrived and for at most PAGE_TTL_MS).
+ */
+export class PagesService {
+  readonly pages: ReadCache<RenderedPage>;
+  private readonly db: Database;
+
+  constructor(private readonly deps: PagesDeps) {
+    this.db = deps.db;
+    this.pages = new ReadCache<RenderedPage>(deps.db, PAGES_CHANNEL, {
+      maxEntries: 2_000,
+      weigh: (page) => page.body.weight,
+      maxWeight: PAGES_MAX_BYTES,
+      ttlMs: PAGE_TTL_MS,
+    });
+  }
+
+  /** One subscriber per channel a page depends on, all moving this cache (src/db/change-listener.ts). */
+  subscribers() {
+    const base = this.pages.subscriber();
+    return PAGE_CHANNELS.map((channel) => ({ ...base, channel }));
+  }
+
+  private url(slug: string): string {
+    return `${this.deps.config.publicUrl}/p/${slug}`;
+  }
+
+  /**
+   * GET of the settings: the owner's key sees them as stored; anyone else sees them only while the page
+   * is on (an estate's page that is off reads as the defaults, as an add-on that is off reads empty).
+   */
+  async settings(estateId: string, caller: string | undefined): Promise<{ settings: PageSettings; owner: boolean }> {
+    const estate = isUuid(estateId) ? await repo.estateRef(this.db, estateId) : undefined;
+    if (!estate) throw notFound('Estate', estateId);
+    const row = await repo.ofEstate(this.db, estate.id);
+    const owner = caller === estate.organizationId;
+    const fields = row && (owner || row.enabled) ? fieldsOf(row) : fieldsOf(undefined);
+    return { settings: { estateId: estate.id, ...fields, url: this.url(estate.slug) }, owner };
+  }
+
+  /** PUT: fields left out keep their value; navigatorId must be a navigator of the estate. */
+  async put(organizationId: string, estateId: string, input: PutPageBody): Promise<PageSettings> {
+    const checked = checkPageInput(input);
+    // Checked before the transaction (the navigator read is not in it; on PGlite it would wait for it).
+    // A navigator deleted meanwhile leaves navigatorId null (ON DELETE SET NULL): the estate's first.
+    if (input.navigatorId) {
+      const navigator = isUuid(input.navigatorId) ? await this.deps.navigators.get(organizationId, input.navigatorId).catch(() => undefined) : undefined;
+      if (!navigator || navigator.estateId !== estateId.toLowerCase()) {
+        if (!isUuid(estateId)) throw notFound('Estate', estateId);
+        throw unprocessable(`Validation failed: navigatorId must be a navigator of estate ${estateId}`);
+      }
+    }
+    return this.db.transaction(async (tx) => {
+      const estate = await requireEstate(tx, organizationId, estateId, true);
+      const current = fieldsOf(await repo.get(tx, organizationId, estate.id));
+      const next: PageFields = {
+        enabled: input.enabled ?? current.enabled,
+        navigatorId: input.navigatorId === undefined ? current.navigatorId : (input.navigatorId?.toLowerCase() ?? null),
+        showApartments: input.showApartments ?? current.showApartments,
+        showInquiryForm: input.showInquiryForm ?? current.showInquiryForm,
+        embedOrigins: checked.embedOrigins ?? current.embedOrigins,
+        locale: checked.locale ?? current.locale,
+      };
+      const row = await repo.upsert(tx, organizationId, estate.id, next);
+      return { estateId: estate.id, ...fieldsOf(row), url: this.url(estate.slug) };
+    });
+  }
+
+  /** A signed link that renders the page for PREVIEW_TTL_MS even while it is off. */
+  async preview(organizationId: string, estateId: string): Promise<{ url: string; expiresAt: string }> {
+    return this.db.transaction(async (tx) => {
+      const estate = await requireEstate(tx, organizationId, estateId, true);
+      let row = await repo.get(tx, organizationId, estate.id);
+      // The first preview of an estate never configured makes its row (off, defaults) and so its secret.
+      row ??= await repo.upsert(tx, organizationId, estate.id, fieldsOf(undefined));
+      const expires = Date.now() + PREVIEW_TTL_MS;
+      return { url: `${this.url(estate.slug)}?preview=${signPreview(row.previewSecret, estate.id, expires)}`, expiresAt: new Date(expires).toISOString() };
+    });
+  }
+
+  /** Where the no-JS form of `slug` posts to: an enabled page that shows the form, else undefined (404). */
+  async inquiryTarget(slug: string): Promise<{ estateId: string; slug: string } | undefined> {
+    if (!/^[a-z0-9-]{1,100}$/i.test(slug)) return undefined;
+    const estate = await this.deps.estates.bySlug(slug).catch(() => undefined);
+    const row = estate && (await repo.ofEstate(this.db, estate.id));
+    return estate && row?.enabled && row.showInquiryForm ? { estateId: estate.id, slug: estate.slug } : undefined;
+  }
+
+  /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
+  async page(slug: string, request: PageRequest): Promise<RenderedPage> {
+    const kept = request.form === undefined && request.preview === undefined;
+    if (!kept) return (await this.build(slug, request)) ?? this.notFound();
+    const key = `${slug.toLowerCase()} ${request.askAbout ?? ''} ${JSON.stringify(request.filter)}`;
+    return (await this.pages.read(key, () => this.build(slug, request))) ?? this.notFound();
+  }
+
+  private notFoundPage: RenderedPage | undefined;
+
+  notFound(): RenderedPage {
+    if (!this.notFoundPage) {
+      const body = new CompressibleBody(Buffer.from(renderNotFound(loadStylesheet().href)));
+      this.notFoundPage = { status: 404, body, etag: bytesEtag(body.identity), csp: baseCsp(["'self'"], '', ['*']), estateId: null, noindex: true };
+    }
+    return this.notFoundPage;
+  }
+
+  private async build(slug: string, request: PageRequest): Promise<RenderedPage | undefined> {
+    if (!/^[a-z0-9-]{1,100}$/i.test(slug)) return undefined;
+    const estateRef = await this.deps.estates.bySlug(slug).catch(() => undefined);
+    if (!estateRef) return undefined;
+    const row = await repo.ofEstate(this.db, estateRef.id);
+    const preview = request.preview !== undefined && row !== undefined && verifyPreview(row.previewSecret, estateRef.id, request.preview);
+    if (!row || (!row.enabled && !preview)) return undefined;
+    if (request.preview !== undefined && !preview) return undefined;
+    const data = await this.load(row);
+    const theme = themeCss(data.navigator);
+    const stylesheet = loadStylesheet();
+    const ctx: RenderContext = {
+      publicUrl: this.deps.config.publicUrl,
+      path: `/p/${data.estate.slug}`,
+      cssHref: stylesheet.href,
+      scriptHref: null,
+      themeCss: theme,
+      noindex: preview,
+      filter: request.filter,
+      form: request.form ?? { values: {}, errors: {} },
+      askAbout: request.askAbout,
+    };
+    const html = renderPage(data, ctx);
+    const body = new CompressibleBody(Buffer.from(html));
+    const images = new Set(["'self'", 'data:']);
+    const assetOrigin = origin(data.navigator?.images[0]?.asset.src ?? '');
+    if (assetOrigin && assetOrigin !== origin(this.deps.config.publicUrl)) images.add(assetOrigin);
+    const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
+    if (tiles) images.add(tiles);
+    const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
+    return { status: 200, body, etag: bytesEtag(body.identity), csp: baseCsp([...images], theme, ancestors), estateId: row.estateId, noindex: preview };
+  }
+
+  /** Everything the page shows, through the services, as a publishable key reads it. */
+  private async load(row: PageRow): Promise<PageData> {
+    const organizationId = row.organizationId;
+    const estateId = row.estateId;
+    const { addons } = this.deps;
+    const [estate, navigator, listed, investment, gallery, map, downloads] = await Promise.all([
+      this.deps.estates.get(organizationId, estateId),
+      this.deps.navigators
+        .forPage(organizationId, estateId, row.navigatorId)
+        .then((doc) => doc.value)
+        .catch(() => null),
+      // Read even without the list sections: the navigator's shapes are coloured by the apartments' status.
+      this.deps.apartments.lists.list(organizationId, { estateId, sort: 'name' }, true),
+      addons.investment.build(this.db, organizationId, estateId),
+      addons.gallery.build(this.db, organizationId, estateId),
+      addons.map.build(this.db, organizationId, estateId),
+      addons.downloads.build(this.db, organizationId, estateId),
+    ]);
+    const parsed = JSON.parse(listed.body.identity.toString()) as { items: Apartment[] };
+    // The list statement masks already; publicView again so no path can bring a hidden price here.
+    publicView(parsed);
+    const apartments = parsed.items;
+    return {
+      estate: { id: estate.id, name: estate.name, description: estate.description, slug: estate.slug, buildings: estate.buildings },
+      settings: fieldsOf(row),
+      navigator: navigator as Navigator | null,
+      apartments,
+      assets: row.showApartments ? await this.apartmentAssets(organizationId, apartments) : new Map(),
+      investment: investment.doc.enabled ? investment.doc : null,
+      gallery: gallery.doc.enabled ? gallery.doc : null,
+      map: map.doc.enabled ? map.doc : null,
+      downloads: downloads.doc.enabled ? downloads.doc : null,
+    };
+  }
+
+  /** The assets non-hidden apartments name, as the publishable asset list gives them (only what a page may show). */
+  private async apartmentAssets(organizationId: string, apartments: Apartment[]): Promise<Map<string, Asset>> {
+    const wanted = new Set(apartments.filter((a) => a.status !== 'HIDDEN').flatMap((a) => a.assetsIds.map((id) => id.toLowerCase())));
+    const found = new Map<string, Asset>();
+    if (wanted.size === 0) return found;
+    const limit = 1_000;
+    for (let offset = 0; found.size < wanted.size; offset += limit) {
+      const page = await this.deps.assets.list(organizationId, { offset, limit }, true);
+      for (const asset of page.items) if (wanted.has(asset.id)) found.set(asset.id, asset);
+      if (offset + limit >= page.total) break;
+    }
+    return found;
+  }
+}
+
+/** The page's Content-Security-Policy: no inline script, the theme's <style> by its hash, nothing else inline. */
+function baseCsp(images: string[], theme: string, ancestors: string[]): string {
+  const styles = ["'self'"];
+  if (theme) styles.push(`'sha256-${createHash('sha256').update(theme).digest('base64')}'`);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src ${styles.join(' ')}`,
+    `img-src ${images.join(' ')}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${ancestors.join(' ')}`,
+  ].join('; ');
+}
