@@ -1,9 +1,9 @@
 // The page inside an embed (embed.ts on the host page): tells its parent how tall it is, only once the
-// parent said hello from an origin the estate's embedOrigins allow (`<html data-embed-origins="…">`,
+// parent said hello from an origin the estate's embedOrigins allow (`<body data-embed-origins="…">`,
 // space-separated; absent or empty: any origin, as frame-ancestors then allows any), and only to that origin.
 export function initResize(): void {
   if (window.parent === window) return;
-  const allowed = (document.documentElement.dataset.embedOrigins ?? '').split(/\s+/).filter(Boolean);
+  const allowed = (document.body.dataset.embedOrigins ?? '').split(/\s+/).filter(Boolean);
   let parentOrigin = '';
   let last = 0;
   const send = () => {
