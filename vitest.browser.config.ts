@@ -11,5 +11,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // What the page does after an action (a fetch, a redraw) on a busy 2-core host: waited for, not timed.
+    expect: { poll: { timeout: 20_000, interval: 100 } },
   },
 });
