@@ -27,6 +27,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/estate/{id}': 'getEstate',
   'PATCH /api/v1/estate/{id}': 'updateEstate',
   'GET /api/v1/estate-slugs/{slug}': 'getEstateBySlug',
+  'GET /api/v1/estates/{estateId}/page': 'getPageSettings',
+  'PUT /api/v1/estates/{estateId}/page': 'putPageSettings',
+  'POST /api/v1/estates/{estateId}/page/preview': 'createPagePreview',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',
   'GET /api/v1/navigator/{id}': 'getNavigator',
@@ -121,6 +124,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Estates', description: 'Estates (projects) and quick setup' },
   { name: 'Navigators', description: 'The published viewer: frames of the project at angles, shapes that point at apartments, the theme' },
+  { name: 'Public page', description: 'The estate’s published page at /p/{slug}: its settings and preview links' },
   { name: 'Buildings', description: 'Buildings of an estate' },
   { name: 'Apartments', description: 'Apartments: one by one, in bulk, upserted by externalId, and their change feed' },
   { name: 'Assets', description: 'Uploaded or downloaded files and the URLs that serve them' },

@@ -44,7 +44,8 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('etag', etag);
       reply.header('vary', 'authorization');
       reply.header('cache-control', owner ? 'private, no-store' : 'public, max-age=30');
-      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      // No body and so no content headers (a proxy that reads Content-Type would parse nothing as JSON).
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return (reply as FastifyReply).code(304).send();
       return settings;
     },
   );

@@ -1328,6 +1328,50 @@ export interface paths {
         patch: operations["updateDownloadsItem"];
         trace?: never;
     };
+    "/api/v1/estates/{estateId}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the public page’s settings (public; while the page is off only the owner sees them, others the defaults)
+         * @description Read the public page’s settings (public; while the page is off only the owner sees them, others the defaults). No key needed; a key, when sent, must be valid (401 otherwise) and lets the owner see more.
+         */
+        get: operations["getPageSettings"];
+        /**
+         * Configure the public page: on or off, the navigator, sections, embed origins, locale
+         * @description Configure the public page: on or off, the navigator, sections, embed origins, locale. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        put: operations["putPageSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/estates/{estateId}/page/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed link (24 hours) that renders the page even while it is off, marked noindex
+         * @description A signed link (24 hours) that renders the page even while it is off, marked noindex. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        post: operations["createPagePreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2095,6 +2139,23 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** PageSettings */
+        PageSettings: {
+            estateId: string;
+            /** @description false until set: GET /p/{slug} answers 404 while off */
+            enabled: boolean;
+            navigatorId: string | null;
+            /** @description The apartment list and details sections */
+            showApartments: boolean;
+            /** @description The inquiry form section */
+            showInquiryForm: boolean;
+            /** @description Origins allowed to frame the page (CSP frame-ancestors); [] = any */
+            embedOrigins: string[];
+            /** @description BCP 47 tag the page formats prices, areas and dates with */
+            locale: string;
+            /** @description The page’s public URL ({PUBLIC_URL}/p/{slug}) */
+            url: string;
+        };
         /** IssuedApiKey */
         IssuedApiKey: {
             id: string;
@@ -2293,6 +2354,13 @@ export interface components {
         DownloadsDocument: {
             enabled: boolean;
             groups: components["schemas"]["DownloadsGroup"][];
+        };
+        /** PagePreviewLink */
+        PagePreviewLink: {
+            /** @description Renders the page (noindex) even while it is off, until expiresAt */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         /**
          * ApiKey
@@ -7670,6 +7738,142 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the PageSettings */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageSettings"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putPageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        /** @description Fields left out keep their value (the defaults on the first PUT) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    navigatorId?: string | null;
+                    showApartments?: boolean;
+                    showInquiryForm?: boolean;
+                    embedOrigins?: string[];
+                    /** @description A BCP 47 language tag, e.g. en-US, pl-PL, de */
+                    locale?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: the PageSettings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPagePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagePreviewLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
