@@ -10,9 +10,13 @@ import { type Seeded, seedEstate } from './seed.js';
 import { type PageServer, startPageServer } from './server.js';
 
 // Lighthouse 12 (lighthouse@12.2.3, pinned: the last line that runs on Node 20) in its default mode:
-// mobile, a Moto G Power's screen, simulated slow 4G and a 4x slower CPU. The page of the seeded estate
+// mobile, a Moto G Power's screen, simulated slow 4G and a 4x slower CPU (less on a host already slower
+// than a desktop, see below). The page of the seeded estate
 // must score performance >= 95 and accessibility, best practices and SEO 100. The report (HTML and
 // JSON) of each run and a summary (medians, LCP) go to the report folder; docs/performance.md records them.
+
+/** The benchmarkIndex of a low-tier phone (Moto G Power), as Chrome DevTools' CPU calibration takes it. */
+const LOW_TIER_BENCHMARK_INDEX = 264;
 
 let server: PageServer;
 let seeded: Seeded;
@@ -54,20 +58,38 @@ afterAll(async () => {
 describe('Lighthouse (mobile)', () => {
   it('performance >= 95; accessibility, best practices and SEO 100 (medians of LIGHTHOUSE_RUNS runs, default 3)', async () => {
     const url = `${server.base}/p/${seeded.slug}`;
-    const runs: Array<{ scores: Record<string, number>; metrics: Record<string, number | undefined>; failing: string[] }> = [];
+    const runs: Array<{
+      host: Record<string, number | undefined>;
+      scores: Record<string, number>;
+      metrics: Record<string, number | undefined>;
+      failing: string[];
+    }> = [];
     let meta: Record<string, unknown> = {};
+    const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
+    // A first run warms the server and the browser and measures this host (Lighthouse's benchmarkIndex).
+    const warm = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: categories });
+    let throttling = warm!.lhr.configSettings.throttling;
+    let benchmarkIndex = warm!.lhr.environment.benchmarkIndex;
     for (let i = 0; i < Number(process.env.LIGHTHOUSE_RUNS ?? 3); i++) {
+      // The default 4x CPU slowdown assumes a desktop-class host (benchmarkIndex about 1,000 or more) and
+      // then emulates a low-tier phone (DevTools' CPU calibration puts a Moto G Power at 264). A host already
+      // slower than that (a 2-core machine shared with other test suites scores 200-600) gets the slowdown
+      // that brings it to that phone, never more than 4x and never less than 1x: the same target device.
+      const cpuSlowdownMultiplier = Math.round(Math.min(4, Math.max(1, benchmarkIndex / LOW_TIER_BENCHMARK_INDEX)) * 100) / 100;
+      throttling = { ...throttling, cpuSlowdownMultiplier };
       const result = await lighthouse(url, {
         port,
         output: ['html', 'json'],
         logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+        onlyCategories: categories,
+        throttling,
       });
       expect(result).toBeDefined();
       const { lhr, report } = result!;
       const [html, json] = report as string[];
       writeFileSync(path.join(REPORT_DIR, `lighthouse-${i + 1}.html`), html!);
       writeFileSync(path.join(REPORT_DIR, `lighthouse-${i + 1}.json`), json!);
+      benchmarkIndex = lhr.environment.benchmarkIndex;
       const metric = (id: string) => lhr.audits[id]?.numericValue;
       meta = {
         url,
@@ -77,6 +99,7 @@ describe('Lighthouse (mobile)', () => {
         throttlingMethod: lhr.configSettings.throttlingMethod,
       };
       runs.push({
+        host: { benchmarkIndex: lhr.environment.benchmarkIndex, cpuSlowdownMultiplier: lhr.configSettings.throttling.cpuSlowdownMultiplier },
         scores: Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])),
         metrics: {
           largestContentfulPaintMs: metric('largest-contentful-paint'),
