@@ -130,7 +130,7 @@ describe('Lighthouse (mobile)', () => {
       runs: runs.length,
       medianScores: scores,
       medianMetrics: pick('metrics'),
-      each: runs.map((r) => ({ ...r.scores, ...r.metrics })),
+      each: runs.map((r) => ({ ...r.host, ...r.scores, ...r.metrics })),
     };
     writeFileSync(path.join(REPORT_DIR, 'lighthouse-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(`lighthouse: ${JSON.stringify(summary)}\n`);
