@@ -1,4 +1,4 @@
-// Compiles src/ to dist/ only when a source file (or the TypeScript configuration) is newer than the
+// Compiles src/ to dist/ (and bundles the page's browser code to dist/page-assets/) only when a source file (or the TypeScript configuration) is newer than the
 // last successful build, so `npm start` and `npm run cli` start in a fraction of a second after
 // `npm ci` (whose `prepare` step builds) and still never run stale code after an edit.
 // Usage: node scripts/build-if-stale.mjs [--force]
@@ -44,6 +44,12 @@ const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig
 if (result.status !== 0) {
   if (result.error) process.stderr.write(`estate-publisher: could not run the TypeScript compiler: ${result.error.message}\n`);
   process.exit(result.status ?? 1);
+}
+// The public page's browser code and stylesheet (esbuild; dist/page-assets/).
+const assets = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-page-assets.mjs')], { cwd: root, stdio: 'inherit' });
+if (assets.status !== 0) {
+  if (assets.error) process.stderr.write(`estate-publisher: could not bundle the page assets: ${assets.error.message}\n`);
+  process.exit(assets.status ?? 1);
 }
 // Files the TypeScript compiler does not copy: the public page's stylesheet (src/modules/pages/assets.ts reads it next to its module).
 for (const file of ['src/modules/pages/page.css']) copyFileSync(path.join(root, file), path.join(root, 'dist', file));

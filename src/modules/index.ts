@@ -9,6 +9,7 @@ import { healthRoutes } from './health/routes.js';
 import { inquiryRoutes } from './inquiries/routes.js';
 import { navigatorRoutes } from './navigators/routes.js';
 import { adminRoutes, apiKeyRoutes } from './organizations/routes.js';
+import { pageAssetRoutes } from './pages/client-routes.js';
 import { pageApiRoutes, pageSiteRoutes } from './pages/routes.js';
 import { panoramaRoutes } from './panoramas/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -18,6 +19,7 @@ import { webhookRoutes } from './webhooks/routes.js';
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(fileRoutes);
+  await app.register(pageAssetRoutes);
   await app.register(pageSiteRoutes);
   await app.register(
     async (api) => {

@@ -16,7 +16,8 @@ import { type EstatesService, requireEstate } from '../estates/service.js';
 import type { Navigator } from '../navigators/schemas.js';
 import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
 import { normaliseColour } from '../navigators/theme.js';
-import { currentAsset, loadStylesheet } from './assets.js';
+import { loadStylesheet } from './assets.js';
+import { pageAssets } from './client-assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
 import { renderNotFound, renderPage } from './render/index.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
@@ -255,12 +256,12 @@ export class PagesService {
     if (request.preview !== undefined && !preview) return undefined;
     const data = await this.load(row);
     const theme = themeCss(data.navigator);
-    const stylesheet = loadStylesheet();
     const ctx: RenderContext = {
       publicUrl: this.deps.config.publicUrl,
       path: `/p/${data.estate.slug}`,
-      cssHref: stylesheet.href,
-      scriptHref: currentAsset('page.js')?.href ?? null,
+      // The esbuild bundle (client-assets.ts): page.css with the islands' rules, and the islands.
+      cssHref: pageAssets().style,
+      scriptHref: pageAssets().script,
       themeCss: theme,
       noindex: preview,
       filter: request.filter,

@@ -77,7 +77,12 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data block, '<' escaped as \u003c */}
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd(data, canonical, description)) }} />
       </head>
-      <body data-estate-id={data.estate.id} data-estate-slug={data.estate.slug} data-locale={locale}>
+      <body
+        data-estate-id={data.estate.id}
+        data-estate-slug={data.estate.slug}
+        data-locale={locale}
+        data-embed-origins={data.settings.embedOrigins.join(' ') || undefined}
+      >
         <a class="skip" href="#main">
           Skip to content
         </a>

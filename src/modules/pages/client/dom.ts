@@ -1,0 +1,19 @@
+/** Small DOM helpers shared by the islands (kept tiny: the page's script budget is 20 KB). */
+export const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T | null => root.querySelector<T>(selector);
+export const $$ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T[] => Array.from(root.querySelectorAll<T>(selector));
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The apartment id a fragment names (`#apartment-<id>`), or ''. */
+export function apartmentFromHash(hash: string): string {
+  const match = /^#apartment-(.+)$/.exec(hash);
+  return match?.[1] ? decodeURIComponent(match[1]) : '';
+}
+
+/** True for a click the browser should handle itself (new tab, download, …). */
+export const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
