@@ -59,9 +59,10 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record
 /** One autocannon run; any non-2xx answer or error fails the benchmark (a 429 measures the limiter, not the path). */
 export async function cannon(
   url: string,
-  opts: { connections: number; duration: number; key?: string | undefined; method?: string; body?: unknown },
+  opts: { connections: number; duration: number; key?: string | undefined; method?: string; body?: unknown; headers?: Record<string, string> },
 ): Promise<CannonResult> {
   const headers: Record<string, string> = {
+    ...opts.headers,
     ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
     ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
   };
