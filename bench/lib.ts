@@ -59,9 +59,18 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record
 /** One autocannon run; any non-2xx answer or error fails the benchmark (a 429 measures the limiter, not the path). */
 export async function cannon(
   url: string,
-  opts: { connections: number; duration: number; key?: string | undefined; method?: string; body?: unknown; acceptEncoding?: string },
+  opts: {
+    connections: number;
+    duration: number;
+    key?: string | undefined;
+    method?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    acceptEncoding?: string;
+  },
 ): Promise<CannonResult> {
   const headers: Record<string, string> = {
+    ...opts.headers,
     ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
     // What a browser sends; autocannon counts the bytes as they arrive and does not decode them.
     ...(opts.acceptEncoding ? { 'accept-encoding': opts.acceptEncoding } : {}),

@@ -28,7 +28,8 @@ const { values: args } = parseArgs({
 });
 const RUNS = Number(args.runs);
 const COLD = Number(args.cold);
-const load = { connections: Number(args.connections), duration: Number(args.duration) };
+/** As a browser asks: both answers are kept compressed (the page's HTML and the gallery's JSON, brotli). */
+const load = { connections: Number(args.connections), duration: Number(args.duration), headers: { 'accept-encoding': 'br, gzip' } };
 
 async function upload(base: string, key: string, name: string): Promise<string> {
   const form = new FormData();

@@ -74,6 +74,25 @@ describe('rate limits (in process)', () => {
     expect(elsewhere.statusCode).toBeLessThan(400);
   });
 
+  it('meters the public page per client IP: the page on the anonymous budget, its form on the inquiry budget', async () => {
+    const form = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/p/no-such-page/inquiry',
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'name=P&email=p%40example.com',
+      });
+    expect((await form('203.0.113.20')).statusCode).toBe(404);
+    expect((await form('203.0.113.20')).statusCode).toBe(404);
+    const limited = await form('203.0.113.20');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['ratelimit-limit']).toBe('2');
+    const page = () => t.app.inject({ method: 'GET', url: '/p/no-such-page', remoteAddress: '203.0.113.21' });
+    for (let i = 0; i < 4; i++) expect((await page()).statusCode).toBe(404);
+    expect((await page()).statusCode).toBe(429);
+  });
+
   it('does not meter health, docs and the OpenAPI document', async () => {
     for (let i = 0; i < 8; i++) {
       const res = await t.request({ method: 'GET', url: '/api/v1/openapi.json' });
