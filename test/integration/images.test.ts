@@ -129,9 +129,25 @@ describe.each(['disk', 's3'] as const)('images on %s storage', (driverName) => {
     }
   });
 
+  it('a truncated JPEG is decoded as far as its data goes (as a browser shows it): the size and variants of its upload answer hold', async () => {
+    const data = await truncatedJpeg();
+    const asset = await upload('cut.jpg', 'image/jpeg', data);
+    expect(asset).toMatchObject({ width: 1000, height: 800 });
+    const done = await settled(asset.id);
+    expect(done).toMatchObject({ width: 1000, height: 800, placeholder: expect.any(String) });
+    expect(done.variants.map((v) => [v.width, v.height])).toEqual(asset.variants.map((v) => [v.width, v.height]));
+    for (const v of asset.variants) expect((await fetchFile(v.src)).statusCode).toBe(200);
+    expect((await fetchFile(asset.src)).rawPayload.equals(data)).toBe(true);
+  });
+
   it.each([
     ['a decompression bomb (100,000 x 100,000 declared)', 'bomb.png', 'image/png', async () => pngBomb()],
-    ['a truncated JPEG', 'cut.jpg', 'image/jpeg', truncatedJpeg],
+    [
+      'a file that claims to be a JPEG but is not one',
+      'fake.jpg',
+      'image/jpeg',
+      async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 7)]),
+    ],
   ])('%s keeps its asset, with no size and no variants', async (_label, filename, type, make) => {
     const data = await make();
     const asset = await upload(filename, type, data);

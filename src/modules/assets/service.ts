@@ -13,6 +13,7 @@ import { openRemoteFile } from './fetch-remote.js';
 import type { ImageProcessor } from './images/processor.js';
 import { isRasterImage, plannedVariants, readImageFacts } from './images/render.js';
 import { parseVariantKey, variantKey } from './images/variant-keys.js';
+import { sizeKnownAtUpload } from './images/whole.js';
 import { type IngestOptions, type Ingested, ingest } from './ingest.js';
 import { storageIntents } from './intents.js';
 import { type AssetRow, assetsRepository as repo } from './repository.js';
@@ -47,7 +48,9 @@ const storageKey = (organizationId: string, id: string) => `${organizationId}/${
  */
 async function imageColumns(stored: Ingested) {
   if (!isRasterImage(stored.mimeType)) return {};
-  const facts = await readImageFacts(stored.head);
+  // Only what the job will make true: a size (and so variants) for a format decoded even when cut
+  // short, or for a file whose container says it is whole; otherwise null until the job knows.
+  const facts = sizeKnownAtUpload(stored.mimeType, stored.head, stored.sizeBytes) ? await readImageFacts(stored.head) : undefined;
   return {
     imageState: 'pending',
     ...(facts && { width: facts.width, height: facts.height, hasLocation: facts.hasLocation, variants: json(plannedVariants(facts.width, facts.height)) }),

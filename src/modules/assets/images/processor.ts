@@ -6,6 +6,7 @@ import PQueue from 'p-queue';
 import { boundWork } from '../../../db/bound-work.js';
 import type { Database } from '../../../db/client.js';
 import { json } from '../../../db/query.js';
+import { AppError } from '../../../errors.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { touchAddonsShowingAsset } from '../../addons/asset-references.js';
 import { storageIntents } from '../intents.js';
@@ -18,6 +19,8 @@ import { variantKey } from './variant-keys.js';
 const RESUME_BATCH = 200;
 /** An on-demand request (a variant URL asked for before it was made) goes ahead of background work. */
 const URGENT = 1;
+/** Longest a variant request waits for its image's job (queued or running) before a 503 with Retry-After. */
+const VARIANT_WAIT_MS = 20_000;
 /** Event-loop utilisation above which a background job pauses between steps: requests are being served. */
 const BUSY_LOOP = 0.5;
 /** Longest pause between two steps of a background job. */
@@ -48,6 +51,8 @@ export class ImageProcessor {
   private readonly queue = new PQueue({ concurrency: 1 });
   /** Jobs queued or running, by asset id: a second ask for the same asset joins the first. */
   private readonly jobs = new Map<string, Promise<void>>();
+  /** Jobs under way (out of the queue): their priority can no longer change; a request just waits. */
+  private readonly running = new Set<string>();
   private closed = false;
   /** Assets requests are waiting for (how many): their jobs do not pause for other requests. */
   private readonly awaited = new Map<string, number>();
@@ -67,12 +72,26 @@ export class ImageProcessor {
     void this.run(organizationId, id, 0).catch(() => undefined);
   }
 
-  /** Makes the asset's variants now (ahead of background work), or waits for the job already under way. */
-  async ensure(organizationId: string, id: string): Promise<void> {
+  /**
+   * Makes the asset's variants now (ahead of background work), or waits for the job already under way
+   * (queued or running), up to `deadlineMs`: past it, a 503 with Retry-After (the job goes on).
+   */
+  async ensure(organizationId: string, id: string, deadlineMs = VARIANT_WAIT_MS): Promise<void> {
     this.awaited.set(id, (this.awaited.get(id) ?? 0) + 1);
+    const timer = new AbortController();
     try {
-      await this.run(organizationId, id, URGENT);
+      await Promise.race([
+        this.run(organizationId, id, URGENT),
+        sleep(deadlineMs, undefined, { signal: timer.signal }).then(() => {
+          throw new AppError('unavailable', 'This image variant is still being made; retry in a few seconds');
+        }),
+      ]);
+    } catch (err) {
+      // A job that failed for the store leaves the image pending: the store is unavailable, not the request wrong.
+      if (err instanceof AppError) throw err;
+      throw new AppError('unavailable', 'This image variant cannot be made now (file storage unavailable); retry later');
     } finally {
+      timer.abort();
       const left = (this.awaited.get(id) ?? 1) - 1;
       if (left > 0) this.awaited.set(id, left);
       else this.awaited.delete(id);
@@ -115,15 +134,33 @@ export class ImageProcessor {
   private run(organizationId: string, id: string, priority: number): Promise<void> {
     const existing = this.jobs.get(id);
     if (existing) {
-      // An urgent ask for a job still waiting in the queue moves it to the front.
-      if (priority === URGENT) this.queue.setPriority(id, URGENT);
+      // An urgent ask for a job still waiting in the queue moves it to the front. One under way (or
+      // dropped by close()) is no longer in the queue, and its priority is past changing: the ask waits.
+      if (priority === URGENT && !this.running.has(id) && !this.closed) this.raise(id);
       return existing;
     }
     if (this.closed) return this.process(organizationId, id);
+    const started = async () => {
+      this.running.add(id);
+      try {
+        await this.process(organizationId, id);
+      } finally {
+        this.running.delete(id);
+      }
+    };
     // Outside the caller's request: its bound transaction (a keyed upload) must not carry the job's queries.
-    const job = boundWork.exit(() => this.queue.add(() => this.process(organizationId, id), { id, priority })).finally(() => this.jobs.delete(id));
+    const job = boundWork.exit(() => this.queue.add(started, { id, priority })).finally(() => this.jobs.delete(id));
     this.jobs.set(id, job);
     return job;
+  }
+
+  /** Moves a queued job to the front; one that has just left the queue (p-queue throws ReferenceError) is already under way. */
+  private raise(id: string): void {
+    try {
+      this.queue.setPriority(id, URGENT);
+    } catch (err) {
+      if (!(err instanceof ReferenceError)) throw err;
+    }
   }
 
   /**

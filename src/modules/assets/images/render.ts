@@ -22,9 +22,12 @@ export const isRasterImage = (mimeType: string) => RASTER_TYPES.has(mimeType.spl
 /**
  * Decoder options for untrusted input: the pixel limit, one page (an animated GIF or a multi-page TIFF
  * gives its first frame), top-to-bottom reading so libvips streams instead of holding the whole
- * image, and a truncated or corrupt file is an error instead of a half-grey picture.
+ * image, and a file cut short is decoded as far as its data goes, the rest grey, as a browser shows it
+ * (issue 25, item 3: the upload answer had promised the size and variants of a truncated JPEG that the
+ * job then refused to decode). What no decoder can read (a corrupt header, a cut WebP or AVIF) is still
+ * an error; the upload does not promise a size for those (images/whole.ts).
  */
-const INPUT: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true, failOn: 'error', pages: 1 };
+const INPUT: SharpOptions = { limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true, failOn: 'none', pages: 1 };
 
 // libvips threads per image, and its operation cache: one core stays free for the event loop and
 // the memory of a finished image is returned. Process-wide settings of the library.
