@@ -115,7 +115,8 @@ async function coldRender(base: string, key: string, page: string, apartmentId: 
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-page-'));
   const pg = engine === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const app = await spawnServer(serverArgs(args['cpu-prof'], engine), benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url));
+  // A loaded machine can take well over 30 s to start the server.
+  const app = await spawnServer(serverArgs(args['cpu-prof'], engine), benchServerEnv(dataDir, ADMIN_TOKEN, pg?.url), 180);
   try {
     const base = app.base;
     const { apiKey: key } = await must(base, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Bench Org' });

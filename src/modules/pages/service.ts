@@ -45,6 +45,8 @@ export interface RenderedPage {
   csp: string;
   estateId: string | null;
   noindex: boolean;
+  /** The apartments with details on this page: an "Ask about" of any other id is the plain page. */
+  askable: Set<string>;
 }
 
 /** What the route asks for besides the slug. */
@@ -207,10 +209,23 @@ export class PagesService {
 
   /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
   async page(slug: string, request: PageRequest): Promise<RenderedPage> {
-    const kept = request.form === undefined && request.preview === undefined;
-    if (!kept) return (await this.build(slug, request)) ?? this.notFound();
-    const key = `${slug.toLowerCase()} ${request.askAbout ?? ''} ${JSON.stringify(request.filter)}`;
-    return (await this.pages.read(key, () => this.build(slug, request))) ?? this.notFound();
+    const thanks = request.form?.sent === true;
+    // Kept: the plain page, its "Ask about" variants, the thank-you state and the closed filters.
+    // Rendered per request (never kept, so a visitor's URL cannot fill the cache): previews, form
+    // errors and a name search (free text).
+    if (request.preview !== undefined || (request.form !== undefined && !thanks) || request.filter.q !== undefined) {
+      return (await this.build(slug, request)) ?? this.notFound();
+    }
+    const lower = slug.toLowerCase();
+    const read = (askAbout: string | null, filter: ListFilter, sent: boolean) =>
+      this.pages.read(`${lower} ${askAbout ?? ''} ${sent ? 'sent' : ''} ${JSON.stringify(filter)}`, () =>
+        this.build(slug, { filter, askAbout, form: sent ? { values: {}, errors: {}, sent } : undefined }),
+      );
+    const plain = await read(null, {}, false);
+    if (!plain) return this.notFound();
+    const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
+    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
+    return (await read(askAbout, request.filter, thanks)) ?? this.notFound();
   }
 
   private notFoundPage: RenderedPage | undefined;
@@ -218,7 +233,15 @@ export class PagesService {
   notFound(): RenderedPage {
     if (!this.notFoundPage) {
       const body = new CompressibleBody(Buffer.from(renderNotFound(loadStylesheet().href)));
-      this.notFoundPage = { status: 404, body, etag: bytesEtag(body.identity), csp: baseCsp(["'self'"], '', ['*']), estateId: null, noindex: true };
+      this.notFoundPage = {
+        status: 404,
+        body,
+        etag: bytesEtag(body.identity),
+        csp: baseCsp(["'self'"], '', ['*']),
+        estateId: null,
+        noindex: true,
+        askable: new Set(),
+      };
     }
     return this.notFoundPage;
   }
@@ -253,7 +276,16 @@ export class PagesService {
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
-    return { status: 200, body, etag: bytesEtag(body.identity), csp: baseCsp([...images], theme, ancestors), estateId: row.estateId, noindex: preview };
+    const askable = new Set(data.settings.showApartments ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
+    return {
+      status: 200,
+      body,
+      etag: bytesEtag(body.identity),
+      csp: baseCsp([...images], theme, ancestors),
+      estateId: row.estateId,
+      noindex: preview,
+      askable,
+    };
   }
 
   /** Everything the page shows, through the services, as a publishable key reads it. */
