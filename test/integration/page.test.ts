@@ -171,7 +171,11 @@ describe('the public page (issue 27)', () => {
     const { createHash } = await import('node:crypto');
     expect(csp).toContain(`'sha256-${createHash('sha256').update(theme).digest('base64')}'`);
     await put({ embedOrigins: [] });
-    expect(String((await page(seed.slug)).headers['content-security-policy'])).toContain('frame-ancestors *');
+    const anywhere = await page(seed.slug);
+    expect(String(anywhere.headers['content-security-policy'])).toContain('frame-ancestors *');
+    // Same HTML, another policy: a new ETag, so a revalidating cache takes the new header.
+    expect(anywhere.headers.etag).not.toBe(res.headers.etag);
+    expect((await page(seed.slug, { 'if-none-match': String(res.headers.etag) })).statusCode).toBe(200);
     const br = await page(seed.slug, { 'accept-encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe((await page(seed.slug)).body);

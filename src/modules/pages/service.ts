@@ -277,11 +277,14 @@ export class PagesService {
     if (tiles) images.add(tiles);
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
     const askable = new Set(data.settings.showApartments ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
+    const csp = baseCsp([...images], theme, ancestors);
     return {
       status: 200,
       body,
-      etag: bytesEtag(body.identity),
-      csp: baseCsp([...images], theme, ancestors),
+      // The policy is part of the answer: new embedOrigins with the same HTML is a new ETag, so a cache
+      // revalidating with If-None-Match gets the new frame-ancestors, not a 304.
+      etag: bytesEtag(Buffer.concat([body.identity, Buffer.from(csp)])),
+      csp,
       estateId: row.estateId,
       noindex: preview,
       askable,
