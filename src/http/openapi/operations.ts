@@ -28,7 +28,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /api/v1/estate/{id}': 'updateEstate',
   'GET /api/v1/estate-slugs/{slug}': 'getEstateBySlug',
   'GET /api/v1/estates/{estateId}/page': 'getPageSettings',
-  'PUT /api/v1/estates/{estateId}/page': 'putPageSettings',
+  'PUT /api/v1/estates/{estateId}/page': 'updatePageSettings',
   'POST /api/v1/estates/{estateId}/page/preview': 'createPagePreview',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',

@@ -69,7 +69,8 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/estates/:estateId/page/preview',
     {
-      config: { auth: 'partner' },
+      // A retried create with the same Idempotency-Key gets the same link, as every creating POST does.
+      config: { auth: 'partner', idempotent: true },
       schema: {
         tags,
         summary: 'A signed link (24 hours) that renders the page even while it is off, marked noindex',
