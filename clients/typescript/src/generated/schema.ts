@@ -1344,7 +1344,7 @@ export interface paths {
          * Configure the public page: on or off, the navigator, sections, embed origins, locale
          * @description Configure the public page: on or off, the navigator, sections, embed origins, locale. Needs an organization API key with the `write` scope; another organization's resources answer 404.
          */
-        put: operations["putPageSettings"];
+        put: operations["updatePageSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
         put?: never;
         /**
          * A signed link (24 hours) that renders the page even while it is off, marked noindex
-         * @description A signed link (24 hours) that renders the page even while it is off, marked noindex. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         * @description A signed link (24 hours) that renders the page even while it is off, marked noindex. Needs an organization API key with the `write` scope; another organization's resources answer 404. Send an Idempotency-Key to retry it safely: a repeat replays the first answer.
          */
         post: operations["createPagePreview"];
         delete?: never;
@@ -8063,7 +8063,7 @@ export interface operations {
             507: components["responses"]["InsufficientStorage"];
         };
     };
-    putPageSettings: {
+    updatePageSettings: {
         parameters: {
             query?: never;
             header?: never;
@@ -8117,7 +8117,10 @@ export interface operations {
     createPagePreview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
+                "idempotency-key"?: string;
+            };
             path: {
                 estateId: string;
             };
@@ -8133,6 +8136,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
