@@ -32,9 +32,10 @@ async function seed(server: ServerChild): Promise<{ key: string; buildingId: str
  * DATA_DIR, or (TEST_DATABASE=postgres) on a fresh PostgreSQL database.
  */
 /** Every file under a folder, recursively (partial writes included). */
+/** The stored files under `dir`; the storage's ownership stamp (`.pps-storage.json`, issue 25) is not one. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath ?? e.path, e.name));
+  return entries.filter((e) => e.isFile() && e.name !== '.pps-storage.json').map((e) => path.join(e.parentPath ?? e.path, e.name));
 }
 
 describe(`server process on ${TEST_DATABASE}`, () => {
