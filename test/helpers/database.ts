@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+
+// Under vitest, the run's migrated PGlite snapshot (test/helpers/pglite-snapshot.ts, globalSetup); the
+// benchmarks import these helpers outside vitest, where importing it throws, and start empty databases.
+const inject = process.env.VITEST ? (await import('vitest')).inject : () => undefined;
 
 /** Which engine the integration tier runs on: PGlite by default, real PostgreSQL with TEST_DATABASE=postgres. */
 export const TEST_DATABASE = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
