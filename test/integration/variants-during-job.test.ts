@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageProcessor } from '../../src/modules/assets/images/processor.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { TEST_DATABASE } from '../helpers/database.js';
@@ -101,6 +102,27 @@ describe(`variant requests while the image job runs (${TEST_DATABASE})`, () => {
     store.release();
     await images.ensure(a.id, asset.id);
     for (const r of await fetchAll(asset, 2)) expect(r.statusCode).toBe(200);
+  });
+
+  it('a job that another instance finished first keeps the variants that instance listed (it used to delete them)', async () => {
+    store.hold();
+    const asset = await upload(await photo(1400, 900));
+    await store.held(); // this instance's job is under way, held before its first variant write
+    // A second instance (same database, same files) is asked for a variant and makes them all first.
+    const other = new ImageProcessor(t.db, new DiskBlobStore(path.join(t.dataDir, 'files')), t.app.log, { background: false });
+    await other.ensure(a.id, asset.id);
+    const listed = (await t.request({ method: 'GET', url: `/api/v1/asset/${asset.id}`, key: a.key })).json() as Asset;
+    expect(listed.variants.map((v) => v.width)).toEqual([320, 640, 1280]);
+    // This instance's job now stores the same files again and finds the image no longer pending.
+    const written = store.puts.length;
+    store.release();
+    await t.app.services.assets.images.ensure(a.id, asset.id);
+    await Promise.all(store.puts.slice(written));
+    for (const v of listed.variants) {
+      const res = await t.request({ method: 'GET', url: new URL(v.src).pathname });
+      expect(res.statusCode, v.src).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
+    }
   });
 
   it('variants of many uploads, each requested while the queue works through them: 0 non-200', async () => {

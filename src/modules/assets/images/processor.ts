@@ -225,13 +225,20 @@ export class ImageProcessor {
       });
       return done;
     });
-    // Deleted while its variants were made: the delete may have run before they were stored.
-    return recorded || (await this.deleteVariants(storageKey));
+    if (recorded) return true;
+    // Not pending any more. Deleted while its variants were made: the delete may have run before they
+    // were stored, so they go. Finished by another instance (or request) first: its outcome stands and
+    // the variants it lists are the very files this job just wrote again (same keys, same bytes), so
+    // only widths its outcome does not list are removed.
+    const now = await repo.get(this.db, organizationId, id);
+    const kept = new Set((now?.variants ?? []).map((v) => v.width));
+    return this.deleteVariants(storageKey, kept);
   }
 
-  /** Removes every variant an asset can have (the asset is deleted); missing ones are no error. Whether all went. */
-  async deleteVariants(storageKey: string): Promise<boolean> {
-    const results = await Promise.allSettled(VARIANT_WIDTHS.map((w) => this.storage.delete(variantKey(storageKey, w))));
+  /** Removes every variant an asset can have but `kept` (the asset is deleted: none kept); missing ones are no error. Whether all went. */
+  async deleteVariants(storageKey: string, kept: ReadonlySet<number> = new Set()): Promise<boolean> {
+    const gone = VARIANT_WIDTHS.filter((w) => !kept.has(w));
+    const results = await Promise.allSettled(gone.map((w) => this.storage.delete(variantKey(storageKey, w))));
     return results.every((r) => r.status === 'fulfilled');
   }
 }
