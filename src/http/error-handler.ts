@@ -80,9 +80,15 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (mapped instanceof AppError && mapped.dependency) outages.refused(mapped as AppError & { dependency: Dependency }, request);
     else if (statusCode >= 500) request.log.error({ err }, 'request failed');
     else request.log.debug({ err: { message: err.message, code: err.code } }, 'request rejected');
+    let retry: number | undefined;
     if (statusCode === 429 || statusCode === 503) {
-      const retry = (mapped as { retryAfterSeconds?: number }).retryAfterSeconds ?? (statusCode === 503 ? 5 : undefined);
+      retry = (mapped as { retryAfterSeconds?: number }).retryAfterSeconds ?? (statusCode === 503 ? 5 : undefined);
       if (retry !== undefined && !reply.hasHeader('retry-after')) reply.header('retry-after', String(retry));
+    }
+    const html = request.routeOptions.config?.htmlError;
+    if (html) {
+      const page = html({ statusCode, retryAfterSeconds: retry }, request);
+      return reply.code(statusCode).headers(page.headers).type('text/html; charset=utf-8').send(page.body);
     }
     return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, mapped.message));
   });

@@ -1,4 +1,4 @@
-import type { RouteOptions } from 'fastify';
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { ApiKeyScope } from '../modules/organizations/service.js';
 
 /**
@@ -9,6 +9,12 @@ import type { ApiKeyScope } from '../modules/organizations/service.js';
  * - none: no credentials are looked at (health, docs, files).
  */
 export type AuthMode = 'partner' | 'public' | 'admin' | 'none';
+
+/** An error of a browser-facing route as HTML: the body and the headers it needs (its CSP, no-store). */
+export interface HtmlErrorPage {
+  body: string;
+  headers: Record<string, string>;
+}
 
 export interface AuthContext {
   organizationId: string;
@@ -37,6 +43,12 @@ declare module 'fastify' {
      * is metered only when it names one (the public page: `anonymous`, its form: `inquiry`).
      */
     rateLimitClass?: 'inquiry' | 'anonymous';
+    /**
+     * The route answers a browser, not an API client: its errors (a 429 from the rate limiter, a 503 in
+     * an outage, a body it cannot read) are this HTML page instead of the JSON error body. Logging,
+     * status and Retry-After are the same as every route's (src/http/error-handler.ts).
+     */
+    htmlError?: (error: { statusCode: number; retryAfterSeconds: number | undefined }, request: FastifyRequest) => HtmlErrorPage;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

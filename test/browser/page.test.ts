@@ -337,3 +337,52 @@ describe('the embed', () => {
     await context.close();
   });
 });
+
+describe('the form past the inquiry limit', () => {
+  it('says so at the top of the form and keeps what the visitor typed (with JavaScript); a page saying so without', async () => {
+    const context = await browser.context({ viewport: { width: 390, height: 844 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(url, { waitUntil: 'networkidle' });
+    // Spend this address's inquiry budget (the API's inquiry POST draws from it too; an empty body is refused cheaply).
+    const spend = async () => {
+      const res = await fetch(`${server.base}/api/v1/estates/${seeded.estateId}/inquiries`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    let status = 0;
+    for (let i = 0; i < 1100 && status !== 429; i++) status = await spend();
+    expect(status).toBe(429);
+    await page.fill('#inquiry-name', 'Katherine Johnson');
+    await page.fill('#inquiry-email', 'katherine@example.com');
+    await page.fill('#inquiry-info', 'Is the corner flat still free?');
+    await page.locator('form[data-inquiry-form] [type="submit"]').click();
+    const alert = page.locator('form[data-inquiry-form] #inquiry-form-error[role="alert"]');
+    await expect.poll(() => alert.count()).toBe(1);
+    expect(await alert.textContent()).toMatch(/^Too many inquiries were sent from your connection\. Please wait/);
+    expect(await focused(page)).toContain('#inquiry-form-error');
+    expect(await page.inputValue('#inquiry-name')).toBe('Katherine Johnson');
+    expect(await page.inputValue('#inquiry-info')).toBe('Is the corner flat still free?');
+    expect(await page.locator('form[data-inquiry-form] [type="submit"]').isDisabled()).toBe(false);
+    await expectAccessible(page, 'form refused: too many inquiries');
+    await page.locator('#inquiry').screenshot({ path: `${REPORT_DIR}/390-form-too-many.png` });
+    expect(problems.filter((p) => !/(answer 429|status of 429)/.test(p))).toEqual([]);
+    await context.close();
+
+    const noJs = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const plain = await watchedPage(noJs, server.base);
+    await plain.page.goto(url, { waitUntil: 'networkidle' });
+    await plain.page.fill('#inquiry-name', 'Katherine Johnson');
+    await plain.page.fill('#inquiry-email', 'katherine@example.com');
+    await plain.page.locator('form[data-inquiry-form] [type="submit"]').click();
+    await plain.page.waitForLoadState('networkidle');
+    expect(await plain.page.locator('h1').textContent()).toBe('Please wait before sending again');
+    expect(await plain.page.locator('#page-notice').textContent()).toContain("Your browser's Back button returns to the form with what you typed.");
+    await plain.page.goBack({ waitUntil: 'networkidle' });
+    expect(await plain.page.inputValue('#inquiry-name')).toBe('Katherine Johnson');
+    await noJs.close();
+  });
+});

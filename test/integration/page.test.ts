@@ -267,6 +267,20 @@ describe('the public page (issue 27)', () => {
     expect(hostile.body).toContain('value="&lt;script>alert(1)&lt;/script>"');
     expect(hostile.body).not.toContain('<script>alert(1)');
 
+    // A form body past the limit: a page saying so (413, HTML, the way back), nothing stored.
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: `/p/${seed.slug}/inquiry`,
+      remoteAddress: '203.0.113.77',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ name: 'Ada', email: 'ada4@example.com', info: 'x'.repeat(70 * 1024) }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(huge.body).toContain('<h1>Your inquiry is too long</h1>');
+    expect(huge.body).toContain(`<a href="/p/${seed.slug}#inquiry">`);
+    expect(await count()).toBe(before + 1);
+
     // Off: the form posts nowhere.
     await put({ enabled: false });
     const off = await post(seed.slug, form({ name: 'Ada', email: 'ada3@example.com' }));

@@ -88,9 +88,27 @@ describe('rate limits (in process)', () => {
     const limited = await form('203.0.113.20');
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['ratelimit-limit']).toBe('2');
+    // A browser posted the form: the refusal is a page a visitor can read (no JSON), with the wait and the way back.
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(limited.headers['cache-control']).toBe('no-store');
+    expect(limited.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(limited.headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(limited.body).toMatch(/^<!doctype html><html lang="en">/);
+    expect(limited.body).toMatch(/<p role="alert" id="page-notice">Too many inquiries were sent from your connection\. Please wait (\d+ seconds|1 minute)/);
+    expect(limited.body).toContain('<a href="/p/no-such-page#inquiry">');
     const page = () => t.app.inject({ method: 'GET', url: '/p/no-such-page', remoteAddress: '203.0.113.21' });
     for (let i = 0; i < 4; i++) expect((await page()).statusCode).toBe(404);
-    expect((await page()).statusCode).toBe(429);
+    const pageLimited = await page();
+    expect(pageLimited.statusCode).toBe(429);
+    expect(pageLimited.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(pageLimited.body).toContain('Too many pages were requested from your connection');
+    // The JSON API keeps its JSON error body.
+    const api = () => t.app.inject({ method: 'GET', url: `/api/v1/estates/${estateId}/gallery`, remoteAddress: '203.0.113.22' });
+    for (let i = 0; i < 4; i++) await api();
+    const apiLimited = await api();
+    expect(apiLimited.statusCode).toBe(429);
+    expect(apiLimited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
   });
 
   it('does not meter health, docs and the OpenAPI document', async () => {

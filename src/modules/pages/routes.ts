@@ -11,6 +11,7 @@ import { errorResponses, partnerErrors } from '../../http/schemas.js';
 import { isUuid } from '../../ids.js';
 import { SubmitInquiryBody } from '../inquiries/schemas.js';
 import { ASSET_PREFIX, loadStylesheet, pageAsset } from './assets.js';
+import { pageErrorNotice } from './notices.js';
 import { HONEYPOT } from './render/inquiry-form.js';
 import type { FormState, ListFilter } from './render/types.js';
 import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
@@ -191,7 +192,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/p/:slug',
     {
-      config: { auth: 'none', rateLimitClass: 'anonymous' },
+      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: pageErrorNotice },
       schema: { hide: true, params: SlugParams, querystring: Type.Record(Type.String(), Type.Unknown()) },
     },
     async (request, reply) => {
@@ -212,7 +213,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/p/:slug/inquiry',
     {
-      config: { auth: 'none', rateLimitClass: 'inquiry' },
+      config: { auth: 'none', rateLimitClass: 'inquiry', htmlError: pageErrorNotice },
       schema: { hide: true, params: SlugParams },
     },
     async (request, reply) => {

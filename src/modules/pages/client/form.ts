@@ -1,4 +1,4 @@
-import { $, $$ } from './dom.js';
+import { $, $$, el } from './dom.js';
 
 /**
  * The inquiry form submitted inline. The form (`form[data-inquiry-form]`, in a section with an id,
@@ -8,7 +8,9 @@ import { $, $$ } from './dom.js';
  * Here the same request is sent with fetch and the section of the answer with the same id (the form
  * with its errors, or the thanks) replaces the one on the page, so the visitor stays where they were;
  * focus goes to the first invalid field, else to the answer's alert or heading. Anything unexpected
- * (a network error, an answer without the section) falls back to the ordinary submission.
+ * (a network error, an answer without the section) falls back to the ordinary submission. A refusal
+ * the server explains (429, 503, 413: its notice page's alert) is shown at the top of the form, which
+ * keeps what the visitor typed.
  * "Ask about this home" links (`a[data-ask-apartment]`) tick that apartment in the form first.
  */
 export function initForm(section: HTMLElement): void {
@@ -34,6 +36,15 @@ export function initForm(section: HTMLElement): void {
           credentials: 'same-origin',
         });
         const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+        // Refused for now (too many inquiries, an outage, too long): the server's words in place, the form kept as typed.
+        const notice = response.status !== 422 && !response.ok ? doc.getElementById('page-notice')?.textContent : undefined;
+        if (notice) {
+          showNotice(form, notice);
+          busy = false;
+          form.removeAttribute('aria-busy');
+          if (submit) submit.disabled = false;
+          return;
+        }
         const next = root.id ? doc.getElementById(root.id) : null;
         if (!next || (response.status !== 422 && !response.ok)) throw new Error(`inquiry answered ${response.status}`);
         const fresh = document.importNode(next, true) as HTMLElement;
@@ -67,4 +78,17 @@ export function initForm(section: HTMLElement): void {
       if (option.value === id) option.selected = true;
     }
   });
+}
+
+/** The alert at the top of the form (the one the server renders for a form-wide error), with `text`, focused. */
+function showNotice(form: HTMLFormElement, text: string): void {
+  let alert = $<HTMLElement>('#inquiry-form-error', form);
+  if (!alert) {
+    alert = el('p', { class: 'error', id: 'inquiry-form-error', role: 'alert' });
+    form.prepend(alert);
+  }
+  alert.textContent = text;
+  alert.tabIndex = -1;
+  alert.focus();
+  alert.scrollIntoView({ block: 'center' });
 }

@@ -125,19 +125,35 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
 
 /** The body of every 404 of /p/: the same for a page that is off and a slug that does not exist. */
 export function NotFoundPage(props: { cssHref: string }) {
+  return <NoticePage cssHref={props.cssHref} title="Page not found" message="There is no published project at this address." />;
+}
+
+/**
+ * A page of /p/ that says why it cannot answer now (too many inquiries from one connection, the
+ * service briefly unavailable): a visitor without JavaScript gets words, not an API's JSON. The
+ * message is the alert the inline form shows in place when JavaScript runs.
+ */
+export function NoticePage(props: { cssHref: string; title: string; message: string; back?: { href: string; label: string } | undefined }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
-        <title>Page not found</title>
+        <title>{props.title}</title>
         <link rel="stylesheet" href={props.cssHref} />
       </head>
       <body>
         <main id="main">
-          <h1>Page not found</h1>
-          <p>There is no published project at this address.</p>
+          <h1>{props.title}</h1>
+          <p role="alert" id="page-notice">
+            {props.message}
+          </p>
+          {props.back ? (
+            <p>
+              <a href={props.back.href}>{props.back.label}</a>
+            </p>
+          ) : null}
         </main>
       </body>
     </html>
