@@ -95,6 +95,7 @@ export const CONFIG_VARIABLES = [
   'S3_SECRET_ACCESS_KEY',
   'S3_FORCE_PATH_STYLE',
   'S3_PUBLIC_URL',
+  'S3_PREFIX',
   'STORAGE_TIMEOUT_MS',
   'STORAGE_IDLE_TIMEOUT_MS',
   'RATE_LIMIT_KEY_MAX',
@@ -241,6 +242,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
       forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
       publicBaseUrl: url(env, 'S3_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+      prefix: s3Prefix(env.S3_PREFIX),
       timeoutMs: storageTimeouts.callMs,
       idleTimeoutMs: storageTimeouts.idleMs,
     };
@@ -286,4 +288,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       secretKey: secretKey(env, 'WEBHOOK_SECRET_KEY'),
     },
   });
+}
+
+/**
+ * S3_PREFIX as every key's prefix: path segments of letters, digits, `.`, `_` and `-` (no empty, `.`
+ * or `..` segment, no leading slash), at most 200 characters, ending in one slash ('' when unset).
+ */
+function s3Prefix(raw: string | undefined): string {
+  if (!raw) return '';
+  const trimmed = raw.replace(/\/$/, '');
+  const segments = trimmed.split('/');
+  if (trimmed.length > 200 || segments.some((s) => !/^[A-Za-z0-9._-]+$/.test(s) || s === '.' || s === '..')) {
+    throw new ConfigError(`S3_PREFIX must be path segments of letters, digits, ".", "_" and "-" separated by "/" (at most 200 characters), got "${raw}"`);
+  }
+  return `${trimmed}/`;
 }

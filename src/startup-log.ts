@@ -34,8 +34,8 @@ export function describeStorage(config: Readonly<Pick<Config, 'storage' | 'dataD
   }
   const endpoint = storage.endpoint ? new URL(storage.endpoint).origin : undefined;
   return {
-    fields: { storage: 's3', bucket: storage.bucket, region: storage.region, ...(endpoint ? { endpoint } : {}) },
-    msg: `storage: S3 bucket ${storage.bucket} (${endpoint ?? `AWS ${storage.region}`})`,
+    fields: { storage: 's3', bucket: storage.bucket, ...(storage.prefix ? { prefix: storage.prefix } : {}), region: storage.region, ...(endpoint ? { endpoint } : {}) },
+    msg: `storage: S3 bucket ${storage.bucket}${storage.prefix ? ` under ${storage.prefix}` : ''} (${endpoint ?? `AWS ${storage.region}`})`,
   };
 }
 

@@ -20,13 +20,18 @@ export interface S3StoreOptions {
   forcePathStyle: boolean;
   /** When set, asset `src` points at the bucket (public-read objects); otherwise at the service. */
   publicBaseUrl: string | undefined;
+  /**
+   * Key prefix of every object this service writes, reads, lists and stamps ('' or `a/b/`, ending in a
+   * slash; S3_PREFIX): one bucket can hold several databases' files, each under its own prefix.
+   */
+  prefix?: string | undefined;
   /** Overall deadline of a call that is not a stream (HEAD, DELETE, LIST, a GET until its headers); 3 s. */
   timeoutMs?: number | undefined;
   /** A stream (upload part, download body) that moves no byte this long is aborted; 4 s. */
   idleTimeoutMs?: number | undefined;
 }
 
-/** The ownership stamp (see storage/stamp.ts): an object at the bucket's root, never an asset key. */
+/** The ownership stamp (see storage/stamp.ts): an object at the prefix's root (the bucket's without one), never an asset key. */
 const STAMP_KEY = '.pps-storage.json';
 
 /** The endpoint without credentials or path: scheme, host and port. */
@@ -49,8 +54,10 @@ export class S3BlobStore implements BlobStore {
   readonly driver = 's3' as const;
   private readonly client: S3Client;
   private readonly timeoutMs: number;
+  private readonly prefix: string;
   constructor(private readonly options: S3StoreOptions) {
     this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.prefix = options.prefix ?? '';
     const idleMs = options.idleTimeoutMs ?? 4_000;
     this.client = new S3Client({
       region: options.region,
@@ -85,7 +92,7 @@ export class S3BlobStore implements BlobStore {
     // Two 5 MB parts in flight bound the memory an upload holds, whatever the file size.
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.options.bucket, Key: key, Body: counter, ContentType: contentType },
+      params: { Bucket: this.options.bucket, Key: this.prefix + key, Body: counter, ContentType: contentType },
       partSize: 5 * 1024 * 1024,
       queueSize: 2,
       leavePartsOnError: false,
@@ -110,7 +117,7 @@ export class S3BlobStore implements BlobStore {
         c.send(
           new GetObjectCommand({
             Bucket: this.options.bucket,
-            Key: key,
+            Key: this.prefix + key,
             ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
           }),
           o,
@@ -125,7 +132,7 @@ export class S3BlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobStat | undefined> {
     try {
-      const out = await this.within((c, o) => c.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }), o));
+      const out = await this.within((c, o) => c.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + key }), o));
       return { size: out.ContentLength ?? 0 };
     } catch (err) {
       if (isMissing(err)) return undefined;
@@ -134,7 +141,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.within((c, o) => c.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }), o));
+    await this.within((c, o) => c.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + key }), o));
   }
 
   async check(): Promise<void> {
@@ -159,17 +166,17 @@ export class S3BlobStore implements BlobStore {
   }
 
   publicUrl(key: string): string | undefined {
-    return this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/${key}` : undefined;
+    return this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/${this.prefix}${key}` : undefined;
   }
 
   describe(): string {
-    return `s3://${this.options.bucket}${this.options.endpoint ? ` at ${endpointHost(this.options.endpoint)}` : ''}`;
+    return `s3://${this.options.bucket}${this.prefix ? `/${this.prefix}` : ''}${this.options.endpoint ? ` at ${endpointHost(this.options.endpoint)}` : ''}`;
   }
 
   async readStamp(): Promise<string | undefined> {
     try {
       return await this.within(async (c, o) => {
-        const out = await c.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY }), o);
+        const out = await c.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + STAMP_KEY }), o);
         return await out.Body?.transformToString('utf8');
       });
     } catch (err) {
@@ -187,7 +194,10 @@ export class S3BlobStore implements BlobStore {
     if ((await this.readStamp()) !== undefined) return false;
     try {
       await this.within((c, o) =>
-        c.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: STAMP_KEY, Body: text, ContentType: 'application/json', IfNoneMatch: '*' }), o),
+        c.send(
+          new PutObjectCommand({ Bucket: this.options.bucket, Key: this.prefix + STAMP_KEY, Body: text, ContentType: 'application/json', IfNoneMatch: '*' }),
+          o,
+        ),
       );
       return true;
     } catch (err) {
@@ -200,8 +210,14 @@ export class S3BlobStore implements BlobStore {
   async *list(): AsyncIterable<{ key: string; modifiedAt: Date }> {
     let token: string | undefined;
     do {
-      const page = await this.within((c, o) => c.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }), o));
-      for (const o of page.Contents ?? []) if (o.Key && o.Key !== STAMP_KEY) yield { key: o.Key, modifiedAt: o.LastModified ?? new Date(0) };
+      const page = await this.within((c, o) =>
+        c.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token, ...(this.prefix ? { Prefix: this.prefix } : {}) }), o),
+      );
+      for (const o of page.Contents ?? []) {
+        // Only this prefix's objects: another prefix's (another database's) are never listed, so never swept.
+        const key = o.Key?.startsWith(this.prefix) ? o.Key.slice(this.prefix.length) : undefined;
+        if (key && key !== STAMP_KEY) yield { key, modifiedAt: o.LastModified ?? new Date(0) };
+      }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }

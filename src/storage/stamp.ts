@@ -94,7 +94,7 @@ export async function claimStorage(db: Queryable, storage: BlobStore, database: 
       `the file storage ${where} belongs to another database: ${stamp.database} (id ${stamp.databaseId}); ` +
         `this server's database is ${database} (id ${id}). Not starting, so that neither database's files are served or removed ` +
         '(see README, "Files and storage"). Start with the database those files belong to, or give this database its own ' +
-        (storage.driver === 'disk' ? 'DATA_DIR.' : 'bucket (S3_BUCKET).'),
+        (storage.driver === 'disk' ? 'DATA_DIR.' : 'bucket or prefix (S3_BUCKET, S3_PREFIX).'),
     );
   };
   const existing = await storage.readStamp();
@@ -107,7 +107,7 @@ export async function claimStorage(db: Queryable, storage: BlobStore, database: 
         `the file storage ${where} holds files written before storage stamps, and none of this database's assets are among them: ` +
           `they belong to another database, not to ${database} (id ${id}). Not starting, so that none of them is served or removed ` +
           '(see README, "Files and storage"). Start once with the database those files belong to (it stamps them), or give this ' +
-          `database its own ${storage.driver === 'disk' ? 'DATA_DIR' : 'bucket (S3_BUCKET)'}.`,
+          `database its own ${storage.driver === 'disk' ? 'DATA_DIR' : 'bucket or prefix (S3_BUCKET, S3_PREFIX)'}.`,
       );
     }
     outcome = 'adopted';

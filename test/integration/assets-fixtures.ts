@@ -189,6 +189,8 @@ export interface Driver {
   make: (dataDir: string) => ObservedStore;
   /** Where the bucket itself serves objects (S3 only): the S3_PUBLIC_URL a deployment would set. */
   bucketUrl?: string;
+  /** Another store on the same bucket whose keys are all under `prefix` (S3 only: S3_PREFIX). */
+  makePrefixed?: (prefix: string) => ObservedStore;
   /** Every object key in the store, plus leftovers of interrupted writes. */
   listAll: (dataDir: string) => Promise<string[]>;
   stop: () => Promise<void>;
@@ -241,6 +243,11 @@ export async function s3Driver(): Promise<Driver> {
     bucketUrl: `${endpoint}/assets`,
     make: () => {
       const store = new S3BlobStore(options);
+      stores.push(store);
+      return new ObservedStore(store);
+    },
+    makePrefixed: (prefix) => {
+      const store = new S3BlobStore({ ...options, prefix });
       stores.push(store);
       return new ObservedStore(store);
     },

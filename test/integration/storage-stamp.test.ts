@@ -5,6 +5,24 @@ import { type Driver, diskDriver, multipart, png, s3Driver } from './assets-fixt
 
 const drivers: Array<() => Promise<Driver>> = [async () => diskDriver(), s3Driver];
 
+const uploadTo = async (t: TestApp) => {
+  const org = await t.createOrg();
+  const { body, headers } = multipart({ filename: 'a.png', type: 'image/png', data: png() });
+  const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body, headers });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string };
+};
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (err: unknown) => {
+      expect(err).toBeInstanceOf(StorageOwnershipError);
+      return (err as Error).message;
+    },
+  );
+
 /**
  * The storage stamp on both drivers (issue 25, item 1): the first database to use a storage stamps it;
  * another database is refused with both named; storage from before stamps is adopted only by a
@@ -27,24 +45,6 @@ describe.each(drivers.map((make) => [make]))('storage stamp (%#: disk, s3)', (ma
     open.push(other);
     return { owner, other };
   };
-  const uploadTo = async (t: TestApp) => {
-    const org = await t.createOrg();
-    const { body, headers } = multipart({ filename: 'a.png', type: 'image/png', data: png() });
-    const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: org.key, body, headers });
-    expect(res.statusCode).toBe(201);
-    return res.json() as { id: string };
-  };
-  const refusal = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      (err: unknown) => {
-        expect(err).toBeInstanceOf(StorageOwnershipError);
-        return (err as Error).message;
-      },
-    );
-
   it('stamps empty storage for its database, goes on for it, refuses another naming both, touches no file', async () => {
     const { owner, other } = await fresh();
     expect(await claimStorage(owner.db, owner.storage, 'database one')).toBe('stamped');
@@ -88,5 +88,44 @@ describe.each(drivers.map((make) => [make]))('storage stamp (%#: disk, s3)', (ma
     expect(await owner.storage.writeStamp('{"databaseId":"x"}')).toBe(false);
     expect(await refusal(claimStorage(owner.db, owner.storage, 'database one'))).toContain('cannot be read');
     expect(await owner.storage.readStamp()).toBe('not json');
+  });
+});
+
+/** S3_PREFIX (a directory on disk is already one database's): one bucket, a prefix per database. */
+describe('storage stamp under an S3 key prefix', () => {
+  const open: TestApp[] = [];
+  const drivers: Driver[] = [];
+  afterAll(async () => {
+    for (const t of open) await t.close();
+    for (const d of drivers) await d.stop();
+  });
+  it('S3_PREFIX: databases under different prefixes of one bucket each stamp and use their own; the same prefix is refused', async () => {
+    const driver = await s3Driver();
+    drivers.push(driver);
+    const one = await createTestApp({ storage: () => driver.makePrefixed!('estates/one/') });
+    const two = await createTestApp({ storage: () => driver.makePrefixed!('estates/two/') });
+    const again = await createTestApp({ storage: () => driver.makePrefixed!('estates/one/') });
+    open.push(one, two, again);
+    expect(await claimStorage(one.db, one.storage, 'database one')).toBe('stamped');
+    expect(await claimStorage(two.db, two.storage, 'database two')).toBe('stamped');
+    const [a, b] = [await uploadTo(one), await uploadTo(two)];
+    const keys = await driver.listAll('');
+    expect(keys).toContain('estates/one/.pps-storage.json');
+    expect(keys).toContain('estates/two/.pps-storage.json');
+    const keyOf = async (t: TestApp, id: string) => (await t.db.query<{ k: string }>('SELECT storage_key AS k FROM assets WHERE id = $1', [id]))[0]!.k;
+    expect(keys).toContain(`estates/one/${await keyOf(one, a.id)}`);
+    expect(keys).toContain(`estates/two/${await keyOf(two, b.id)}`);
+    expect(keys.every((k) => k.startsWith('estates/'))).toBe(true);
+    // Each lists (and so could ever sweep) only its own prefix; each serves its own file.
+    const listed = async (t: TestApp) => {
+      const out: string[] = [];
+      for await (const o of t.storage.list()) out.push(o.key);
+      return out;
+    };
+    expect(await listed(one)).toEqual([await keyOf(one, a.id)]);
+    expect(await listed(two)).toEqual([await keyOf(two, b.id)]);
+    expect(one.storage.describe()).toContain('/estates/one/');
+    // A third database on a prefix already stamped is refused, naming the owner.
+    expect(await refusal(claimStorage(again.db, again.storage, 'database three'))).toContain('belongs to another database: database one');
   });
 });

@@ -30,7 +30,10 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: 'true',
     });
     expect(c).toMatchObject({ port: 8080, dataDir: '/tmp/x', databaseUrl: 'postgres://u@db:5432/app', publicUrl: 'https://api.example.com' });
-    expect(c.storage).toMatchObject({ driver: 's3', bucket: 'b', forcePathStyle: true });
+    expect(c.storage).toMatchObject({ driver: 's3', bucket: 'b', forcePathStyle: true, prefix: '' });
+    // S3_PREFIX: every key under it, written with or without its final slash.
+    expect(loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'estates/prod' }).storage).toMatchObject({ prefix: 'estates/prod/' });
+    expect(loadConfig({ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'staging/' }).storage).toMatchObject({ prefix: 'staging/' });
     expect(loadConfig({ DATABASE_THREAD_PRIORITY: '0' }).databaseThreadPriority).toBe(0);
     expect(loadConfig({ DATABASE_THREAD_PRIORITY: '19' }).databaseThreadPriority).toBe(19);
     expect(loadConfig({ DATABASE_THREAD_PRIORITY: 'idle' }).databaseThreadPriority).toBe('idle');
@@ -90,6 +93,11 @@ describe('loadConfig', () => {
     [{ STORAGE_DRIVER: 'floppy' }, 'STORAGE_DRIVER'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: '../other' }, 'S3_PREFIX'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: '/abs' }, 'S3_PREFIX'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'a//b' }, 'S3_PREFIX'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'a b' }, 'S3_PREFIX'],
+    [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'x'.repeat(201) }, 'S3_PREFIX'],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ ALLOW_PRIVATE_ASSET_URLS: 'maybe' }, 'ALLOW_PRIVATE_ASSET_URLS'],
     [{ ALLOW_PRIVATE_URLS: 'maybe' }, 'ALLOW_PRIVATE_URLS'],
