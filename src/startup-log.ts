@@ -34,7 +34,13 @@ export function describeStorage(config: Readonly<Pick<Config, 'storage' | 'dataD
   }
   const endpoint = storage.endpoint ? new URL(storage.endpoint).origin : undefined;
   return {
-    fields: { storage: 's3', bucket: storage.bucket, ...(storage.prefix ? { prefix: storage.prefix } : {}), region: storage.region, ...(endpoint ? { endpoint } : {}) },
+    fields: {
+      storage: 's3',
+      bucket: storage.bucket,
+      ...(storage.prefix ? { prefix: storage.prefix } : {}),
+      region: storage.region,
+      ...(endpoint ? { endpoint } : {}),
+    },
     msg: `storage: S3 bucket ${storage.bucket}${storage.prefix ? ` under ${storage.prefix}` : ''} (${endpoint ?? `AWS ${storage.region}`})`,
   };
 }
