@@ -333,4 +333,30 @@ describe('the public page (issue 27)', () => {
     expect((await page(other.slug)).statusCode).toBe(404);
     expectError(await t.request({ method: 'GET', url: '/api/v1/estates/not-a-uuid/page' }), 404);
   });
+  it('a settings change emits page.updated with the settings and what changed (a CDN purge signal); a PUT that changes nothing emits none', async () => {
+    const hook = await t.request({ method: 'POST', url: '/api/v1/webhooks', key: a.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['page.updated'] } });
+    expect(hook.statusCode).toBe(201);
+    const events = async () =>
+      (await t.db.query<{ body: string }>("SELECT body FROM webhook_events WHERE organization_id = $1 AND type = 'page.updated' ORDER BY id", [a.id])).map(
+        (e) => JSON.parse(e.body) as { data: Record<string, unknown>; changes: Record<string, unknown> },
+      );
+    const current = (await t.request({ method: 'GET', url: `/api/v1/estates/${seed.estateId}/page`, key: a.key })).json() as { showInquiryForm: boolean };
+    expect((await put({ showInquiryForm: !current.showInquiryForm })).statusCode).toBe(200);
+    expect((await put({ showInquiryForm: !current.showInquiryForm })).statusCode).toBe(200); // the same again: no change
+    const refused = await put({ locale: 'not a locale!' });
+    expect(refused.statusCode).toBe(422);
+    const sent = await events();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.data).toMatchObject({
+      estateId: seed.estateId,
+      showInquiryForm: !current.showInquiryForm,
+      url: expect.stringContaining(`/p/${seed.slug}`),
+    });
+    expect(sent[0]!.changes).toEqual({ showInquiryForm: { before: current.showInquiryForm, after: !current.showInquiryForm } });
+    expect(JSON.stringify(sent[0])).not.toMatch(/secret/i);
+    expect((await put({ showInquiryForm: current.showInquiryForm })).statusCode).toBe(200);
+    expect(await events()).toHaveLength(2);
+    // Another organization's subscription hears nothing of it.
+    expect((await t.db.query("SELECT 1 FROM webhook_events WHERE organization_id = $1 AND type = 'page.updated'", [b.id])).length).toBe(0);
+  });
 });

@@ -16,6 +16,7 @@ import { type EstatesService, requireEstate } from '../estates/service.js';
 import type { Navigator } from '../navigators/schemas.js';
 import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
 import { normaliseColour } from '../navigators/theme.js';
+import { changesOf, emitEvent } from '../webhooks/events.js';
 import { loadStylesheet } from './assets.js';
 import { pageAssets } from './client-assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
@@ -183,7 +184,11 @@ export class PagesService {
         locale: checked.locale ?? current.locale,
       };
       const row = await repo.upsert(tx, organizationId, estate.id, next);
-      return { estateId: estate.id, ...fieldsOf(row), url: this.url(estate.slug) };
+      const settings = { estateId: estate.id, ...fieldsOf(row), url: this.url(estate.slug) };
+      // What the page shows changed (on, off, sections, navigator, locale, who may frame it): a CDN purges
+      // `estate-{estateId}`. A PUT that changes nothing emits nothing.
+      await emitEvent(tx, organizationId, 'page.updated', settings, changesOf(current, fieldsOf(row)));
+      return settings;
     });
   }
 

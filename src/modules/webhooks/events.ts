@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'asset.deleted',
   'addon.updated',
   'navigator.updated',
+  'page.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -36,7 +37,7 @@ export type Changes = Record<string, { before: unknown; after: unknown }>;
 
 export interface NewEvent {
   type: EventType;
-  /** The resource as the API returns it (addon.updated: `{estateId, addon}`; navigator.updated: `{estateId, navigatorId}`). */
+  /** The resource as the API returns it (addon.updated: `{estateId, addon}`; navigator.updated: `{estateId, navigatorId}`; page.updated: the page settings). */
   data: unknown;
   changes?: Changes | undefined;
 }
