@@ -2209,7 +2209,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
+            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
             description: string | null;
             enabled: boolean;
             /** Format: date-time */
@@ -2222,7 +2222,7 @@ export interface components {
             /** @description The webhook-id header: the same on every attempt of the event */
             eventId: string;
             /** @enum {string} */
-            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated";
+            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated";
             /** @description 1 for the first attempt */
             attempt: number;
             status: "pending" | "succeeded" | "failed";
@@ -8213,7 +8213,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description Event types to receive, or ["*"] */
-                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
+                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
@@ -8236,7 +8236,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
+                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
                         description: string | null;
                         enabled: boolean;
                         /** Format: date-time */
@@ -8346,7 +8346,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description Event types to receive, or ["*"] */
-                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "*")[];
+                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint and clears disabledReason */
                     enabled?: boolean;
