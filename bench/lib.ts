@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -48,7 +49,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 export interface CannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number; average: number };
   non2xx: number;
   errors: number;
@@ -143,3 +144,33 @@ export const benchApartment = (i: number) => ({
   description: 'Two rooms, south-facing balcony, storage in the basement.',
   apartmentData: { area: 40 + (i % 60), rooms: 1 + (i % 4), floor: i % 12, bathrooms: 1, exposures: ['S', 'W'] },
 });
+
+/** CPU ticks (user + system) of these processes; gone ones count nothing. */
+export function ticks(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return total;
+}
+
+/** Every PostgreSQL process of this machine (Linux): the server's backends do their part of a request's work. */
+export const postgresPids = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
+      } catch {
+        return false;
+      }
+    });
+
+/** Microseconds per /proc tick (USER_HZ). */
+export const TICK_US = 1e6 / 100; // USER_HZ

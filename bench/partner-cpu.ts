@@ -7,7 +7,6 @@
  *
  *   npx tsx bench/partner-cpu.ts [--rounds 5] [--requests 10000]      # after npm run build
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -15,40 +14,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../src/paths.js';
 import { createTestDatabaseUrl } from '../test/helpers/database.js';
-import { ADMIN_TOKEN, type CannonResult, benchServerEnv, median, must, serverArgs, spawnServer, stop } from './lib.js';
+import { ADMIN_TOKEN, type CannonResult, TICK_US, benchServerEnv, median, must, postgresPids, serverArgs, spawnServer, stop, ticks } from './lib.js';
 
 const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, requests: { type: 'string', default: '10000' } } });
 const ROUNDS = Number(args.rounds);
 const REQUESTS = Number(args.requests);
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: Record<string, unknown>) => Promise<CannonResult>;
-
-/** CPU ticks (user + system) of these processes; gone ones count nothing. */
-function ticks(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited between the listing and the read
-    }
-  }
-  return total;
-}
-
-const postgresPids = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
-      } catch {
-        return false;
-      }
-    });
-
-const TICK_US = 1e6 / 100; // USER_HZ
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-bench-cpu-'));
 const pg = await createTestDatabaseUrl();

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detachAssetFromAddons } from '../../src/modules/addons/asset-references.js';
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
@@ -66,6 +67,25 @@ describe('add-on public reads and asset deletion', () => {
       const stale = await t.request({ method: 'GET', url, headers: { 'if-none-match': '"other"' } });
       expect(stale.statusCode).toBe(200);
       expect(stale.body).toBe(res.body);
+    }
+  });
+
+  it('a document of 1 KB or more goes compressed as a browser asks for it (br, else gzip), with the same ETag and Vary on both', async () => {
+    const url = `/api/v1/estates/${estate}/gallery`;
+    await call(t, 'PUT', url, a.key, { enabled: true }, 200);
+    for (let i = 0; i < 8; i++)
+      await call(t, 'POST', `${url}/items`, a.key, { assetId, caption: `View ${i} of the courtyard garden from the south terrace, morning light` }, 201);
+    const plain = await t.request({ method: 'GET', url });
+    expect(plain.rawPayload.length).toBeGreaterThanOrEqual(1024);
+    for (let round = 0; round < 2; round++) {
+      const br = await t.request({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.etag).toBe(plain.headers.etag);
+      expect(br.headers.vary).toMatch(/authorization.*accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+      const gz = await t.request({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
     }
   });
 

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BoundedMap } from '../../bounded-map.js';
 import type { Queryable } from '../../db/client.js';
 import { notFound } from '../../errors.js';
+import { CompressibleBody, sendCompressible } from '../../http/compression.js';
 import { bytesEtag, ifNoneMatchHits } from '../../http/etag.js';
 import { isUuid } from '../../ids.js';
 import { ADDON_CHANNEL, type AddonKind, findAddonState } from './state.js';
@@ -22,8 +23,11 @@ interface Entry {
   generation: number;
   version: number;
   organizationId: string;
-  /** Encoded once: a hit writes these bytes as they are, with no per-request UTF-8 encoding. */
-  body: Buffer;
+  /**
+   * Encoded once: a hit writes these bytes as they are, with no per-request UTF-8 encoding, and its br or
+   * gzip bytes are made on the first request that accepts them and kept beside them (no per-request compression).
+   */
+  body: CompressibleBody;
   etag: string;
 }
 
@@ -114,7 +118,7 @@ function sendPublic(request: FastifyRequest, reply: FastifyReply, entry: Entry) 
   reply.header('cache-control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
   reply.header('etag', entry.etag);
   if (ifNoneMatchHits(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(entry.body);
+  return sendCompressible(reply, entry.body);
 }
 
 /**
@@ -158,7 +162,7 @@ export async function serveAddon<D extends { enabled: boolean }>(
       if (built.doc.enabled) doc = built.doc;
     }
     const body = Buffer.from(reply.serialize(doc) as string);
-    entry = { generation, version, organizationId: state.organizationId, body, etag: bytesEtag(body) };
+    entry = { generation, version, organizationId: state.organizationId, body: new CompressibleBody(body), etag: bytesEtag(body) };
   } else entry = { ...entry, generation };
   cache.store(key, entry);
   return sendPublic(request, reply, entry);
