@@ -262,6 +262,34 @@ describe('the map', () => {
   });
 });
 
+describe('image placeholders', () => {
+  it('paints each image’s ThumbHash behind it while it loads, and removes it once the image is there', async () => {
+    const context = await browser.context({ viewport: { width: 390, height: 844 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    // A slow phone connection: image bytes arrive 3 s late (the page, its script and style at once).
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(/\/files\//, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const frame = shownFrame(page).locator('img');
+    expect(await frame.getAttribute('data-placeholder')).toBeTruthy();
+    const background = () => frame.evaluate((img) => getComputedStyle(img).backgroundImage);
+    await expect.poll(background).toMatch(/^url\("data:image\/png;base64,/);
+    expect(await frame.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(false);
+    await screenshot(page, '390-placeholders');
+    release();
+    await expect.poll(() => frame.evaluate((img) => (img as HTMLImageElement).naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(background).toBe('none');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('with JavaScript off', () => {
   it('the list, its filters and the form work as plain HTML', async () => {
     const context = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });

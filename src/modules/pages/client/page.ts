@@ -6,9 +6,11 @@ import { initLightbox } from './lightbox.js';
 import { initFilters, initSelection } from './list.js';
 import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
+import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
 
 document.documentElement.classList.add('js');
+initPlaceholders();
 const navigators = $$(NAVIGATOR)
   .map(initNavigator)
   .filter((n): n is Navigator => n !== null);
