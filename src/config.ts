@@ -231,8 +231,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   };
   const driver = env.STORAGE_DRIVER || 'disk';
   let storage: Config['storage'];
-  if (driver === 'disk') storage = { driver: 'disk' };
-  else if (driver === 's3') {
+  if (driver === 'disk') {
+    if (env.S3_PREFIX) throw new ConfigError("S3_PREFIX applies only with STORAGE_DRIVER=s3 (a DATA_DIR is already one database's)");
+    storage = { driver: 'disk' };
+  } else if (driver === 's3') {
     storage = {
       driver: 's3',
       bucket: required(env, 'S3_BUCKET', 'when STORAGE_DRIVER=s3'),

@@ -37,8 +37,12 @@ const COMPRESSIBLE_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/html|text\/
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
+/** Compressions made by this process (every encoding of every answer): a kept answer adds one per encoding, ever. */
+export const compressionStats = { made: 0 };
+
 /** The bytes of `identity` in `encoding` (zlib's thread pool: the event loop never waits for it). */
 export function compress(identity: Buffer, encoding: Encoding): Promise<Buffer> {
+  compressionStats.made++;
   return encoding === 'br'
     ? brotli(identity, {
         params: {

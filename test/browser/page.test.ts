@@ -390,7 +390,7 @@ describe('the form past the inquiry limit', () => {
     await page.locator('form[data-inquiry-form] [type="submit"]').click();
     const alert = page.locator('form[data-inquiry-form] #inquiry-form-error[role="alert"]');
     await expect.poll(() => alert.count()).toBe(1);
-    expect(await alert.textContent()).toMatch(/^Too many inquiries were sent from your connection\. Please wait/);
+    expect(await alert.textContent()).toMatch(/^Too many inquiries were sent from your connection\. Please wait [^.]+ and send yours again\.$/);
     expect(await focused(page)).toContain('#inquiry-form-error');
     expect(await page.inputValue('#inquiry-name')).toBe('Katherine Johnson');
     expect(await page.inputValue('#inquiry-info')).toBe('Is the corner flat still free?');
@@ -408,7 +408,9 @@ describe('the form past the inquiry limit', () => {
     await plain.page.locator('form[data-inquiry-form] [type="submit"]').click();
     await plain.page.waitForLoadState('networkidle');
     expect(await plain.page.locator('h1').textContent()).toBe('Please wait before sending again');
-    expect(await plain.page.locator('#page-notice').textContent()).toContain("Your browser's Back button returns to the form with what you typed.");
+    expect(await plain.page.locator('#page-notice').textContent()).toMatch(/^Too many inquiries were sent from your connection\. Please wait/);
+    expect(await plain.page.locator('main').textContent()).toContain("Your browser's Back button returns to the form with what you typed.");
+    await screenshot(plain.page, '390-no-js-form-too-many');
     await plain.page.goBack({ waitUntil: 'networkidle' });
     expect(await plain.page.inputValue('#inquiry-name')).toBe('Katherine Johnson');
     await noJs.close();

@@ -47,6 +47,12 @@ describe('the public page (issue 27)', () => {
     expect(off.statusCode).toBe(404);
     expect(unknown.statusCode).toBe(404);
     expect(off.body).toBe(unknown.body);
+    // A slug no estate can have (too long, other characters) is the same 404, never a 400.
+    for (const impossible of ['a'.repeat(300), 'Ünïcode%20slug']) {
+      const res = await page(impossible);
+      expect(res.statusCode, impossible).toBe(404);
+      expect(res.body).toBe(unknown.body);
+    }
     expect(off.headers['content-type']).toMatch(/^text\/html/);
     expect(off.body).not.toContain(seed.slug);
     const settings = await t.request({ method: 'GET', url: `/api/v1/estates/${seed.estateId}/page` });

@@ -94,6 +94,7 @@ describe('loadConfig', () => {
     [{ STORAGE_DRIVER: 's3' }, 'S3_BUCKET'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'nope' }, 'S3_ENDPOINT'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: '../other' }, 'S3_PREFIX'],
+    [{ S3_PREFIX: 'estates/' }, 'S3_PREFIX'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: '/abs' }, 'S3_PREFIX'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'a//b' }, 'S3_PREFIX'],
     [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_PREFIX: 'a b' }, 'S3_PREFIX'],

@@ -18,24 +18,31 @@ export function waitWords(seconds: number | undefined): string {
 
 const BACK = "Your browser's Back button returns to the form with what you typed.";
 
-function words(statusCode: number, wait: string, form: boolean): { title: string; message: string } {
+/** The notice: `message` is the alert the inline form shows in place; `hint` only makes sense on the notice page. */
+function words(statusCode: number, wait: string, form: boolean): { title: string; message: string; hint?: string } {
   if (statusCode === 429) {
     return form
       ? {
           title: 'Please wait before sending again',
-          message: `Too many inquiries were sent from your connection. Please wait ${wait} and send yours again. ${BACK}`,
+          message: `Too many inquiries were sent from your connection. Please wait ${wait} and send yours again.`,
+          hint: BACK,
         }
       : { title: 'Please wait a moment', message: `Too many pages were requested from your connection. Please wait ${wait} and reload this page.` };
   }
+  if (statusCode === 404) return { title: 'Page not found', message: 'There is no published project at this address.' };
   if (statusCode === 413)
-    return { title: 'Your inquiry is too long', message: `The form was larger than this page accepts. Please shorten your message and send it again. ${BACK}` };
+    return {
+      title: 'Your inquiry is too long',
+      message: 'The form was larger than this page accepts. Please shorten your message and send it again.',
+      hint: BACK,
+    };
   if (statusCode >= 400 && statusCode < 500) {
     return form
-      ? { title: 'Your inquiry could not be read', message: `Please send the form again. ${BACK}` }
+      ? { title: 'Your inquiry could not be read', message: 'Please send the form again.', hint: BACK }
       : { title: 'This address could not be read', message: 'Please check the link and try again.' };
   }
   return form
-    ? { title: 'Your inquiry could not be sent yet', message: `The service is briefly unavailable. Please try again in ${wait}. ${BACK}` }
+    ? { title: 'Your inquiry could not be sent yet', message: `The service is briefly unavailable. Please try again in ${wait}.`, hint: BACK }
     : { title: 'This page is briefly unavailable', message: `Please try again in ${wait}.` };
 }
 

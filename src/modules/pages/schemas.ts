@@ -45,4 +45,5 @@ export const PreviewLinkSchema = Type.Object(
 );
 
 export const PageEstateParams = Type.Object({ estateId: Type.String({ maxLength: 200 }) });
-export const SlugParams = Type.Object({ slug: Type.String({ maxLength: 200 }) });
+/** Any text the router passes (at most 500 characters, maxParamLength): a slug that cannot exist is the same 404 as one that does not. */
+export const SlugParams = Type.Object({ slug: Type.String() });

@@ -230,7 +230,9 @@ export class ImageProcessor {
     // were stored, so they go. Finished by another instance (or request) first: its outcome stands and
     // the variants it lists are the very files this job just wrote again (same keys, same bytes), so
     // only widths its outcome does not list are removed.
-    const now = await repo.get(this.db, organizationId, id);
+    const now = await repo.get(this.db, organizationId, id).catch(() => null);
+    // The database is unavailable: nothing is removed; the recorded intent stays for the start-up sweep.
+    if (now === null) return false;
     const kept = new Set((now?.variants ?? []).map((v) => v.width));
     return this.deleteVariants(storageKey, kept);
   }

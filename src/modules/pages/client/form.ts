@@ -36,8 +36,16 @@ export function initForm(section: HTMLElement): void {
           credentials: 'same-origin',
         });
         const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const next = root.id ? doc.getElementById(root.id) : null;
+        // The 303 was followed: the inquiry is stored. Never send it again; if the thank-you page did not come
+        // back whole (refused, say), go there as a plain navigation.
+        if (response.redirected && (!next || !response.ok)) {
+          window.location.assign(response.url);
+          return;
+        }
         // Refused for now (too many inquiries, an outage, too long): the server's words in place, the form kept as typed.
-        const notice = response.status !== 422 && !response.ok ? doc.getElementById('page-notice')?.textContent : undefined;
+        const refused = !response.redirected && (response.status === 413 || response.status === 429 || response.status === 503);
+        const notice = refused ? doc.getElementById('page-notice')?.textContent : undefined;
         if (notice) {
           showNotice(form, notice);
           busy = false;
@@ -45,7 +53,6 @@ export function initForm(section: HTMLElement): void {
           if (submit) submit.disabled = false;
           return;
         }
-        const next = root.id ? doc.getElementById(root.id) : null;
         if (!next || (response.status !== 422 && !response.ok)) throw new Error(`inquiry answered ${response.status}`);
         const fresh = document.importNode(next, true) as HTMLElement;
         root.replaceWith(fresh);

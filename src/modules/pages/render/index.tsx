@@ -7,5 +7,5 @@ export const renderPage = (data: PageData, ctx: RenderContext): string => `<!doc
 
 export const renderNotFound = (cssHref: string): string => `<!doctype html>${renderToString(<NotFoundPage cssHref={cssHref} />)}`;
 
-export const renderNotice = (cssHref: string, notice: { title: string; message: string; back?: { href: string; label: string } }): string =>
+export const renderNotice = (cssHref: string, notice: { title: string; message: string; hint?: string; back?: { href: string; label: string } }): string =>
   `<!doctype html>${renderToString(<NoticePage cssHref={cssHref} {...notice} />)}`;

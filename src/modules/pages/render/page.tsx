@@ -133,7 +133,13 @@ export function NotFoundPage(props: { cssHref: string }) {
  * service briefly unavailable): a visitor without JavaScript gets words, not an API's JSON. The
  * message is the alert the inline form shows in place when JavaScript runs.
  */
-export function NoticePage(props: { cssHref: string; title: string; message: string; back?: { href: string; label: string } | undefined }) {
+export function NoticePage(props: {
+  cssHref: string;
+  title: string;
+  message: string;
+  hint?: string | undefined;
+  back?: { href: string; label: string } | undefined;
+}) {
   return (
     <html lang="en">
       <head>
@@ -149,6 +155,7 @@ export function NoticePage(props: { cssHref: string; title: string; message: str
           <p role="alert" id="page-notice">
             {props.message}
           </p>
+          {props.hint ? <p>{props.hint}</p> : null}
           {props.back ? (
             <p>
               <a href={props.back.href}>{props.back.label}</a>
