@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { FailureStreak } from '../failure-streak.js';
 import type { Queryable } from './client.js';
 
 const RETRY_MS = 1_000;
@@ -32,6 +33,8 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
   // Several caches may follow one channel (apartment documents and apartment lists).
   const byChannel = new Map<string, ChangeSubscriber[]>();
   for (const s of subscribers) byChannel.set(s.channel, [...(byChannel.get(s.channel) ?? []), s]);
+  // One warn line when the connection starts failing, one info line when it is back (not one per retry).
+  const streak = new FailureStreak(log, 'change listener');
   const trust = (trusted: boolean) => {
     for (const s of subscribers) s.setTrusted(trusted);
   };
@@ -74,17 +77,16 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
       const ok = await arrived;
       if (closed) return void (await c.end());
       if (client !== c) return;
-      if (ok) trust(true);
-      else {
+      if (ok) {
+        streak.succeeded();
+        trust(true);
+      } else {
         log.warn(
           'change notifications do not arrive on the LISTEN connection (DATABASE_URL through a transaction-pooling PgBouncer? set DATABASE_DIRECT_URL); public reads verify versions and API keys are looked up on every request',
         );
       }
     } catch (err) {
-      log.warn(
-        { err: { message: (err as Error).message } },
-        'change listener unavailable; public reads verify versions and API keys are looked up on every request',
-      );
+      if (!closed) streak.failed(err, 'change listener unavailable; public reads verify versions and API keys are looked up on every request');
       if (client === c) lost();
     }
   };

@@ -11,6 +11,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { createTestDatabaseUrl } from '../helpers/database.js';
+import { logSink } from '../helpers/log-sink.js';
 
 /**
  * PostgreSQL going away mid-traffic. The app reaches the server through a TCP relay the test owns;
@@ -135,5 +136,75 @@ describe('PostgreSQL stopped mid-traffic', () => {
     const names = (list.json() as Array<{ name: string }>).map((e) => e.name);
     expect(names).toContain('Before outage');
     for (const [i, res] of during.entries()) if (res.statusCode === 201) expect(names).toContain(`During ${i}`);
+  });
+});
+
+/**
+ * The background tasks that retry by themselves while PostgreSQL is gone (the change listener's LISTEN
+ * connection, the webhook worker's LISTEN and its claim): one warn line each when they start failing,
+ * their retries at debug, one info line each when they work again; not a warn line per retry.
+ */
+describe('PostgreSQL stopped for seconds with nothing asked of the service: the log', () => {
+  const log = logSink();
+  let relay: Relay;
+  let app: FastifyInstance;
+  let db: Database;
+  let dropDb: () => Promise<void>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    const created = await createTestDatabaseUrl();
+    dropDb = created.drop;
+    // PostgreSQL itself, never a transaction pooler (the PgBouncer tier): LISTEN needs a session.
+    const direct = new URL(created.directUrl);
+    relay = new Relay(await freePort(), { host: direct.hostname, port: Number(direct.port || 5432) });
+    await relay.start();
+    const viaRelay = new URL(created.directUrl);
+    viaRelay.port = String(relay.port);
+    viaRelay.hostname = '127.0.0.1';
+    db = await openDatabase({ databaseUrl: viaRelay.toString(), poolSize: 4 });
+    await migrate(db);
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-outage-log-'));
+    const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: dataDir, DATABASE_URL: viaRelay.toString() });
+    app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: { level: 'debug', stream: log.stream } });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.close();
+    await relay?.stop();
+    await dropDb?.();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const TASKS = {
+    'change listener': 'change listener unavailable; public reads verify versions and API keys are looked up on every request',
+    'webhook delivery worker: LISTEN': 'webhook delivery worker: LISTEN unavailable; polling',
+  };
+
+  it('logs each task once at warn when it starts failing and once at info when it works again', async () => {
+    // Both LISTEN connections up before the outage.
+    await new Promise((r) => setTimeout(r, 1_500));
+    log.clear();
+    await relay.stop();
+    await new Promise((r) => setTimeout(r, 6_000));
+    await relay.start();
+    const recovered = (task: string) => log.lines().some((l) => l.level === 30 && l.msg.startsWith(`${task}: working again after`));
+    for (let i = 0; i < 100 && !Object.keys(TASKS).every(recovered); i++) await new Promise((r) => setTimeout(r, 100));
+
+    const lines = log.lines();
+    for (const [task, msg] of Object.entries(TASKS)) {
+      expect(
+        lines.filter((l) => l.msg === msg && l.level === 40),
+        task,
+      ).toHaveLength(1);
+      // Retried every second for six seconds: the retries are there, at debug.
+      expect(lines.filter((l) => l.msg === msg && l.level === 20).length, task).toBeGreaterThanOrEqual(2);
+      expect(recovered(task), task).toBe(true);
+    }
+    // Whatever else failed in the background said so at most once too.
+    const warned = lines.filter((l) => l.level >= 40).map((l) => l.msg);
+    expect(new Set(warned).size).toBe(warned.length);
   });
 });

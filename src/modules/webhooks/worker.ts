@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { boundWork } from '../../db/bound-work.js';
 import type { Database } from '../../db/client.js';
+import { FailureStreak } from '../../failure-streak.js';
 import { newId } from '../../ids.js';
 import { OUTBOX_CHANNEL, outboxSignal } from './events.js';
 import { type ClaimedDelivery, webhooksRepository as repo } from './repository.js';
@@ -46,6 +47,9 @@ export class DeliveryWorker {
   private reconnect: NodeJS.Timeout | undefined;
   private readonly leaseMs: number;
   private readonly onSignal = () => this.signalled();
+  /** During an outage: one warn line when claiming or LISTEN starts failing, one info line when it works again. */
+  private readonly claiming: FailureStreak;
+  private readonly listenStreak: FailureStreak;
 
   constructor(
     private readonly db: Database,
@@ -56,6 +60,8 @@ export class DeliveryWorker {
   ) {
     // Longer than any send (timeout) plus recording it; a dead instance's attempts are retaken after it.
     this.leaseMs = config.webhooks.timeoutMs + 5_000;
+    this.claiming = new FailureStreak(log, 'webhook delivery worker: claiming');
+    this.listenStreak = new FailureStreak(log, 'webhook delivery worker: LISTEN');
   }
 
   async start(): Promise<void> {
@@ -110,6 +116,7 @@ export class DeliveryWorker {
         // While busy, claim in batches (half the slots) rather than one row per finished attempt.
         if (free <= 0 || (free < CONCURRENCY / 2 && !idleBefore)) break;
         const claimed = await repo.claim(this.db, this.id, free, this.leaseMs);
+        this.claiming.succeeded();
         for (const d of claimed) this.track(this.deliver(d));
         if (claimed.length < free && !this.again) {
           idle = true;
@@ -118,7 +125,7 @@ export class DeliveryWorker {
       }
       if (idle && !this.stopped) await this.sleepUntilDue();
     } catch (err) {
-      if (!this.stopped) this.log.warn({ err: { message: (err as Error).message } }, 'webhook delivery worker: claiming failed; retrying');
+      if (!this.stopped) this.claiming.failed(err, 'webhook delivery worker: claiming failed; retrying');
       this.schedule(POLL_MS);
     } finally {
       this.ticking = false;
@@ -247,11 +254,12 @@ export class DeliveryWorker {
       .then(() => {
         if (this.listener !== client) return void client.end().catch(() => undefined);
         this.listening = true;
+        this.listenStreak.succeeded();
         // Whatever was queued while the connection was down.
         this.wake();
       })
       .catch((err: unknown) => {
-        this.log.warn({ err: { message: (err as Error).message } }, 'webhook delivery worker: LISTEN unavailable; polling');
+        if (!this.stopped) this.listenStreak.failed(err, 'webhook delivery worker: LISTEN unavailable; polling');
         lost();
       });
   }
