@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
+import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
@@ -58,28 +58,43 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A fresh migrated database reached through a Relay the test stops; `via` is the URL relayed (directUrl: PostgreSQL itself, never PgBouncer). */
+async function relayedDatabase(via: 'url' | 'directUrl', tmpPrefix: string) {
+  const created = await createTestDatabaseUrl();
+  const target = new URL(created[via]);
+  const relay = new Relay(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
+  await relay.start();
+  target.hostname = '127.0.0.1';
+  target.port = String(relay.port);
+  const url = target.toString();
+  const db = await openDatabase({ databaseUrl: url, poolSize: 4 });
+  await migrate(db);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), tmpPrefix));
+  return {
+    relay,
+    db,
+    url,
+    dataDir,
+    async close() {
+      await db.close();
+      await relay.stop();
+      await created.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('PostgreSQL stopped mid-traffic', () => {
   let relay: Relay;
   let app: FastifyInstance;
-  let db: Database;
-  let dropDb: () => Promise<void>;
-  let dataDir: string;
+  let env: Awaited<ReturnType<typeof relayedDatabase>>;
   let key: string;
 
   beforeAll(async () => {
-    const created = await createTestDatabaseUrl();
-    dropDb = created.drop;
-    const direct = new URL(created.url);
-    relay = new Relay(await freePort(), { host: direct.hostname, port: Number(direct.port || 5432) });
-    await relay.start();
-    const viaRelay = new URL(created.url);
-    viaRelay.port = String(relay.port);
-    viaRelay.hostname = '127.0.0.1';
-    db = await openDatabase({ databaseUrl: viaRelay.toString(), poolSize: 4 });
-    await migrate(db);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-outage-'));
-    const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: dataDir, DATABASE_URL: viaRelay.toString(), LOG_LEVEL: 'silent' });
-    app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: false });
+    env = await relayedDatabase('url', 'pps-outage-');
+    relay = env.relay;
+    const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: env.dataDir, DATABASE_URL: env.url, LOG_LEVEL: 'silent' });
+    app = await buildApp({ config, db: env.db, storage: new DiskBlobStore(path.join(env.dataDir, 'files')), logger: false });
     await app.ready();
     const org = await app.inject({
       method: 'POST',
@@ -92,10 +107,7 @@ describe('PostgreSQL stopped mid-traffic', () => {
 
   afterAll(async () => {
     await app?.close();
-    await db?.close();
-    await relay?.stop();
-    await dropDb?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await env?.close();
   });
 
   const createEstate = (name: string) => app.inject({ method: 'POST', url: '/api/v1/estate', headers: { authorization: `Bearer ${key}` }, payload: { name } });
@@ -148,34 +160,25 @@ describe('PostgreSQL stopped for seconds with nothing asked of the service: the 
   const log = logSink();
   let relay: Relay;
   let app: FastifyInstance;
-  let db: Database;
-  let dropDb: () => Promise<void>;
-  let dataDir: string;
+  let env: Awaited<ReturnType<typeof relayedDatabase>>;
 
   beforeAll(async () => {
-    const created = await createTestDatabaseUrl();
-    dropDb = created.drop;
     // PostgreSQL itself, never a transaction pooler (the PgBouncer tier): LISTEN needs a session.
-    const direct = new URL(created.directUrl);
-    relay = new Relay(await freePort(), { host: direct.hostname, port: Number(direct.port || 5432) });
-    await relay.start();
-    const viaRelay = new URL(created.directUrl);
-    viaRelay.port = String(relay.port);
-    viaRelay.hostname = '127.0.0.1';
-    db = await openDatabase({ databaseUrl: viaRelay.toString(), poolSize: 4 });
-    await migrate(db);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'pps-outage-log-'));
-    const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: dataDir, DATABASE_URL: viaRelay.toString() });
-    app = await buildApp({ config, db, storage: new DiskBlobStore(path.join(dataDir, 'files')), logger: { level: 'debug', stream: log.stream } });
+    env = await relayedDatabase('directUrl', 'pps-outage-log-');
+    relay = env.relay;
+    const config = loadConfig({ ADMIN_TOKEN, DATA_DIR: env.dataDir, DATABASE_URL: env.url });
+    app = await buildApp({
+      config,
+      db: env.db,
+      storage: new DiskBlobStore(path.join(env.dataDir, 'files')),
+      logger: { level: 'debug', stream: log.stream },
+    });
     await app.ready();
   });
 
   afterAll(async () => {
     await app?.close();
-    await db?.close();
-    await relay?.stop();
-    await dropDb?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await env?.close();
   });
 
   const TASKS = {
