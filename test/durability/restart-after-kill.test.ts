@@ -1,22 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { ROOT, type ServerChild, childEnv, finished, freePort, startServerChild, testDataDir, waitReady } from '../helpers/processes.js';
-
-const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-
-async function call(url: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { ...(init.key ? headers(init.key) : {}), ...init.headers },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.text()) as string };
-}
+import { TEST_DATABASE } from '../helpers/database.js';
+import { callJson as call, processFixture } from '../helpers/process-fixture.js';
+import { ROOT, type ServerChild, finished, freePort, startServerChild, waitReady } from '../helpers/processes.js';
 
 /**
  * The server as a real process (issue 9, findings 6 and 7): what an operator's log holds at trace level,
@@ -25,37 +14,7 @@ async function call(url: string, init: { method?: string; key?: string; body?: u
  * server takes the DATA_DIR lock on both engines).
  */
 describe(`server process on ${TEST_DATABASE}: restart after kill -9`, () => {
-  let databaseUrl: string | undefined;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-
-  beforeAll(async () => {
-    if (TEST_DATABASE === 'postgres') {
-      const created = await createTestDatabaseUrl();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
-  });
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-    await dropDatabase?.();
-  });
-
-  const freshEnv = async (extra: Record<string, string> = {}) => {
-    // On PGlite a copy of the run's migrated cluster: initdb under a busy machine took most of the 120 s
-    // these starts are given.
-    const dataDir = await testDataDir('pps-proc-');
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADMIN_TOKEN, LOG_LEVEL: 'info', ...extra });
-  };
-  const stopOnCleanup = (server: ServerChild) => {
-    cleanups.push(async () => {
-      if (server.child.exitCode === null && server.child.signalCode === null) {
-        server.child.kill('SIGKILL');
-        await server.exited;
-      }
-    });
-  };
+  const { freshEnv, stopOnCleanup, onCleanup } = processFixture('pps-proc-');
 
   it('starts right after kill -9 while the killed process is not yet reaped, with every acknowledged write', async () => {
     const env = await freshEnv();
@@ -68,7 +27,7 @@ describe(`server process on ${TEST_DATABASE}: restart after kill -9`, () => {
       { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' },
     );
     const holderDone = finished(holder);
-    cleanups.push(async () => {
+    onCleanup(async () => {
       holder.kill('SIGKILL');
       await holderDone;
     });

@@ -1,23 +1,11 @@
-import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
-import { type ServerChild, childEnv, freePort, startServerChild, testDataDir, waitReady } from '../helpers/processes.js';
+import { TEST_DATABASE } from '../helpers/database.js';
+import { callJson as call, processFixture } from '../helpers/process-fixture.js';
+import { freePort, startServerChild, waitReady } from '../helpers/processes.js';
 import { multipart, png } from './assets-fixtures.js';
-
-const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-
-async function call(url: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { ...(init.key ? headers(init.key) : {}), ...init.headers },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  return { status: res.status, body: (await res.text()) as string };
-}
 
 /**
  * The server as a real process (issue 9, findings 6 and 7): what an operator's log holds at trace level,
@@ -26,42 +14,12 @@ async function call(url: string, init: { method?: string; key?: string; body?: u
  * server takes the DATA_DIR lock on both engines).
  */
 describe(`server process on ${TEST_DATABASE}: logs and restarts`, () => {
-  let databaseUrl: string | undefined;
-  let dropDatabase: (() => Promise<void>) | undefined;
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-
-  beforeAll(async () => {
-    if (TEST_DATABASE === 'postgres') {
-      const created = await createTestDatabaseUrl();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
-  });
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-    await dropDatabase?.();
-  });
-
-  const freshEnv = async (extra: Record<string, string> = {}) => {
-    // On PGlite a copy of the run's migrated cluster: initdb under a busy machine took most of the 120 s
-    // these starts are given.
-    const dataDir = await testDataDir('pps-proc-');
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return childEnv({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, ADMIN_TOKEN, LOG_LEVEL: 'info', ...extra });
-  };
-  const stopOnCleanup = (server: ServerChild) => {
-    cleanups.push(async () => {
-      if (server.child.exitCode === null && server.child.signalCode === null) {
-        server.child.kill('SIGKILL');
-        await server.exited;
-      }
-    });
-  };
+  const { freshEnv, stopOnCleanup, onCleanup } = processFixture('pps-proc-');
 
   it('keeps API keys and the operator token out of a trace-level log of a full run, uploads included', async () => {
     const origin = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png()));
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => origin.close(resolve)));
+    onCleanup(() => new Promise((resolve) => origin.close(resolve)));
     const env = await freshEnv({ LOG_LEVEL: 'trace', ALLOW_PRIVATE_URLS: 'true' });
     const server = startServerChild(env, await freePort());
     stopOnCleanup(server);
