@@ -1,3 +1,5 @@
+import { defaultNavigatorOptions } from '../../modules/navigators/repository.js';
+
 /** A frame with its asset variants and one shape, captured from the service; also the Navigator example's frame. */
 const NAVIGATOR_IMAGE = {
   id: '01a2157c-5d2a-729e-8255-8bc6c4e12448',
@@ -171,26 +173,8 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     seoOgImage: null,
     images: [NAVIGATOR_IMAGE],
     createdAt: '2026-11-26T01:33:19.550Z',
-    options: {
-      sourceWidth: 1920,
-      sourceHeight: 1080,
-      overlayWidth: 1920,
-      overlayHeight: 1080,
-      startingAngle: 0,
-      minimalSidebarWidthPercent: 25,
-      northFrameIndex: 0,
-      hideFilters: [],
-      hideColumns: [],
-      navigatorName: 'Park Residence',
-      canFreelyRotate: false,
-      disableHidingSidebar: false,
-      noApartmentsViewer: false,
-      mirroredRotationCameraMovement: false,
-      isLoopable: false,
-      favouritesEnabled: true,
-      compassEnabled: false,
-      customTheme: {},
-    },
+    // As quick setup creates it.
+    options: defaultNavigatorOptions('Park Residence'),
     nested: [],
     isPreview: false,
   },
