@@ -6,9 +6,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { deflateSync } from 'node:zlib';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { expect } from 'vitest';
 import type { BlobRange, BlobStat, BlobStore } from '../../src/storage/blob-store.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
 import { S3BlobStore } from '../../src/storage/s3.js';
+import type { TestApp } from '../helpers/app.js';
 
 // --- small real files, built the way their formats define them ---------------------------------
 
@@ -261,6 +263,36 @@ export async function s3Driver(): Promise<Driver> {
       client.destroy();
       await server.close();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Upload an image and read it back once its variant job has run, for the image tests. `context` is read
+ * at each call (the app and key are made in beforeAll).
+ */
+export function imageUploads<A>(context: () => { t: TestApp; key: string }) {
+  return {
+    async upload(filename: string, type: string, data: Buffer): Promise<A> {
+      const { t, key } = context();
+      const { body, headers } = multipart({ filename, type, data });
+      const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key, body, headers });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as A;
+    },
+    /** The asset once its variant job has run (the processor's queue is empty and the row is no longer pending). */
+    async settled(id: string): Promise<A> {
+      const { t, key } = context();
+      // The job is queued by the upload's onResponse hook, which may run after inject() resolved.
+      for (;;) {
+        await t.app.services.assets.images.idle();
+        const [row] = await t.db.query<{ state: string | null }>('SELECT image_state AS state FROM assets WHERE id = $1', [id]);
+        if (row?.state !== 'pending') break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const res = await t.request({ method: 'GET', url: `/api/v1/asset/${id}`, key });
+      expect(res.statusCode).toBe(200);
+      return res.json() as A;
     },
   };
 }

@@ -5,7 +5,7 @@ import { newId } from '../../src/ids.js';
 import { storageIntents } from '../../src/modules/assets/intents.js';
 import { sweepOrphans } from '../../src/modules/assets/orphans.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
-import { type Driver, diskDriver, multipart, s3Driver, svg } from './assets-fixtures.js';
+import { type Driver, diskDriver, imageUploads, multipart, s3Driver, svg } from './assets-fixtures.js';
 import { animatedGif, cmykJpeg, jpegWithGps, png16, pngBomb, pngWithAlpha, truncatedJpeg } from './image-fixtures.js';
 
 interface Variant {
@@ -45,25 +45,7 @@ describe.each(['disk', 's3'] as const)('images on %s storage', (driverName) => {
     await driver?.stop();
   });
 
-  const upload = async (filename: string, type: string, data: Buffer): Promise<ImageAsset> => {
-    const { body, headers } = multipart({ filename, type, data });
-    const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body, headers });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json() as ImageAsset;
-  };
-  /** The asset once its variant job has run (the processor's queue is empty). */
-  const settled = async (id: string): Promise<ImageAsset> => {
-    // The job is queued by the upload's onResponse hook, which may run after inject() resolved.
-    for (;;) {
-      await t.app.services.assets.images.idle();
-      const [row] = await t.db.query<{ state: string | null }>('SELECT image_state AS state FROM assets WHERE id = $1', [id]);
-      if (row?.state !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const res = await t.request({ method: 'GET', url: `/api/v1/asset/${id}`, key: a.key });
-    expect(res.statusCode).toBe(200);
-    return res.json() as ImageAsset;
-  };
+  const { upload, settled } = imageUploads<ImageAsset>(() => ({ t, key: a.key }));
   const fetchFile = (src: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: pathOf(src), headers });
   const storedKeys = async () => (await driver.listAll(t.dataDir)).map((k) => k.replace(/\\/g, '/'));
 

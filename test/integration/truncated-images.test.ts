@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { TEST_DATABASE } from '../helpers/database.js';
-import { multipart } from './assets-fixtures.js';
+import { imageUploads } from './assets-fixtures.js';
 
 interface ImageAsset {
   id: string;
@@ -43,21 +43,7 @@ describe(`truncated images keep what their upload answer said (${TEST_DATABASE})
   });
   afterAll(async () => t?.close());
 
-  const upload = async (filename: string, type: string, data: Buffer): Promise<ImageAsset> => {
-    const { body, headers } = multipart({ filename, type, data });
-    const res = await t.request({ method: 'POST', url: '/api/v1/asset/upload', key: a.key, body, headers });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json() as ImageAsset;
-  };
-  const settled = async (id: string): Promise<ImageAsset> => {
-    for (;;) {
-      await t.app.services.assets.images.idle();
-      const [row] = await t.db.query<{ state: string | null }>('SELECT image_state AS state FROM assets WHERE id = $1', [id]);
-      if (row?.state !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return (await t.request({ method: 'GET', url: `/api/v1/asset/${id}`, key: a.key })).json() as ImageAsset;
-  };
+  const { upload, settled } = imageUploads<ImageAsset>(() => ({ t, key: a.key }));
   const get = (src: string) => t.request({ method: 'GET', url: new URL(src).pathname });
 
   it.each(TYPES.map(([label, type, make]) => ({ label, type, make })))(
