@@ -9,7 +9,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { expect } from 'vitest';
 import type { BlobRange, BlobStat, BlobStore } from '../../src/storage/blob-store.js';
 import { DiskBlobStore } from '../../src/storage/disk.js';
-import { S3BlobStore } from '../../src/storage/s3.js';
+import { S3BlobStore, type S3StoreOptions } from '../../src/storage/s3.js';
 import type { TestApp } from '../helpers/app.js';
 
 // --- small real files, built the way their formats define them ---------------------------------
@@ -223,21 +223,24 @@ export function diskDriver(): Driver {
   };
 }
 
+/** S3 store options for the s3rver of these tests (its bucket `assets`, its fixed credentials) at `endpoint`. */
+export const s3rverOptions = (endpoint: string): S3StoreOptions => ({
+  bucket: 'assets',
+  region: 'us-east-1',
+  endpoint,
+  accessKeyId: 'S3RVER',
+  secretAccessKey: 'S3RVER',
+  forcePathStyle: true,
+  publicBaseUrl: undefined,
+});
+
 /** A real S3-protocol server (s3rver) on a random loopback port with its own temp directory. */
 export async function s3Driver(): Promise<Driver> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pps-s3rver-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: 'assets', configs: [] }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const options = {
-    bucket: 'assets',
-    region: 'us-east-1',
-    endpoint,
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
-    forcePathStyle: true,
-    publicBaseUrl: undefined,
-  };
+  const options = s3rverOptions(endpoint);
   const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   const stores: S3BlobStore[] = [];
   return {

@@ -6,7 +6,7 @@ import { S3BlobStore, type S3StoreOptions } from '../../src/storage/s3.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { logSink } from '../helpers/log-sink.js';
 import { freePort } from '../helpers/processes.js';
-import { type Driver, multipart, png, s3Driver } from './assets-fixtures.js';
+import { type Driver, multipart, png, s3Driver, s3rverOptions } from './assets-fixtures.js';
 
 /** An S3 endpoint that accepts connections, reads what it is sent, and never answers a byte. */
 async function silentServer(): Promise<{ endpoint: string; connections: () => number; close: () => Promise<void> }> {
@@ -31,17 +31,7 @@ async function silentServer(): Promise<{ endpoint: string; connections: () => nu
   };
 }
 
-const s3Options = (endpoint: string): S3StoreOptions => ({
-  bucket: 'assets',
-  region: 'us-east-1',
-  endpoint,
-  accessKeyId: 'S3RVER',
-  secretAccessKey: 'S3RVER',
-  forcePathStyle: true,
-  publicBaseUrl: undefined,
-  timeoutMs: 1_000,
-  idleTimeoutMs: 1_500,
-});
+const s3Options = (endpoint: string): S3StoreOptions => ({ ...s3rverOptions(endpoint), timeoutMs: 1_000, idleTimeoutMs: 1_500 });
 const TIMEOUTS = { STORAGE_TIMEOUT_MS: '1000', STORAGE_IDLE_TIMEOUT_MS: '1500' };
 
 describe('an S3 store that accepts connections and never answers', () => {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../src/storage/s3.js';
 import { StorageOwnershipError, claimStorage, databaseId } from '../../src/storage/stamp.js';
 import { type TestApp, createTestApp } from '../helpers/app.js';
-import { type Driver, diskDriver, multipart, png, s3Driver } from './assets-fixtures.js';
+import { type Driver, diskDriver, multipart, png, s3Driver, s3rverOptions } from './assets-fixtures.js';
 
 const drivers: Array<() => Promise<Driver>> = [async () => diskDriver(), s3Driver];
 
@@ -127,16 +127,7 @@ describe('storage stamp under an S3 key prefix', () => {
     expect(await listed(two)).toEqual([await keyOf(two, b.id)]);
     expect(one.storage.describe()).toContain('/estates/one/');
     // S3_PUBLIC_URL links point under the prefix too.
-    const linked = new S3BlobStore({
-      bucket: 'assets',
-      region: 'us-east-1',
-      endpoint: 'http://127.0.0.1:9',
-      accessKeyId: 'x',
-      secretAccessKey: 'y',
-      forcePathStyle: true,
-      publicBaseUrl: 'https://cdn.example',
-      prefix: 'estates/one/',
-    });
+    const linked = new S3BlobStore({ ...s3rverOptions('http://127.0.0.1:9'), publicBaseUrl: 'https://cdn.example', prefix: 'estates/one/' });
     expect(linked.publicUrl('org/asset')).toBe('https://cdn.example/estates/one/org/asset');
     linked.close();
     // A third database on a prefix already stamped is refused, naming the owner.
