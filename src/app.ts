@@ -138,7 +138,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   installErrorHandlers(app);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
-  installPublishable(app, deps.db);
+  installPublishable(app, deps.db, app.services.caching);
   listenOnPostgres(app);
   // Both read request.auth, which the auth hook (onRequest) sets; both must precede the routes (onRoute).
   await installRateLimit(app, config, {
@@ -207,9 +207,9 @@ function listenOnPostgres(app: FastifyInstance): void {
     listener = listenForChanges(url, db, app.log, [
       app.services.addons.publicCache.subscriber(),
       app.services.organizations.keyCache.subscriber(),
-      app.services.apartments.documents.subscriber(),
-      app.services.apartments.lists.cache.subscriber(),
-      app.services.navigators.documents.subscriber(),
+      ...app.services.apartments.documents.subscribers(),
+      ...app.services.apartments.lists.cache.subscribers(),
+      ...app.services.navigators.documents.subscribers(),
       ...app.services.pages.subscribers(),
     ]);
   });

@@ -59,6 +59,12 @@ export interface Config {
    * may then ask, by header, to be cut at a named point (see src/http/idempotency.ts).
    */
   testFaults: boolean;
+  /**
+   * The kept answers (src/db/read-cache.ts): CACHE_MAX_MB (256) bounds the bytes every cache of the process
+   * holds together; CACHE_TTL_MS (1 s) is, on PostgreSQL, the longest a kept list, page or publishable
+   * answer is used (for another instance's new apartment, which no notification reports).
+   */
+  cache: { maxBytes: number; ttlMs: number };
   webhooks: {
     /** Delays before the 2nd, 3rd, … attempt of a delivery (WEBHOOK_RETRY_SCHEDULE); its length + 1 is the attempt count. */
     retryScheduleMs: number[];
@@ -88,6 +94,8 @@ export const CONFIG_VARIABLES = [
   'ALLOW_PRIVATE_URLS',
   'ALLOW_PRIVATE_ASSET_URLS',
   'STORAGE_DRIVER',
+  'CACHE_MAX_MB',
+  'CACHE_TTL_MS',
   'S3_BUCKET',
   'S3_REGION',
   'S3_ENDPOINT',
@@ -284,6 +292,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     tracing: otlpEndpoint ? { endpoint: otlpEndpoint.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME || 'estate-publisher' } : undefined,
     testFaults,
+    cache: {
+      maxBytes: int(env, 'CACHE_MAX_MB', 256, 8, 1_000_000) * 1024 * 1024,
+      ttlMs: int(env, 'CACHE_TTL_MS', 1_000, 100, 3_600_000),
+    },
     webhooks: {
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,1m,10m,1h,3h,6h,12h'),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),

@@ -77,3 +77,12 @@ export const badRequest = (message: string) => new AppError('badRequest', messag
 export const unprocessable = (message: string) => new AppError('unprocessable', message);
 export const conflict = (message: string) => new AppError('conflict', message);
 export const forbidden = (message: string) => new AppError('forbidden', message);
+
+/**
+ * For `.catch(orNothing)` where "not found" is an answer: a 404 (or a 422 refusing an id) becomes
+ * undefined; anything else (a database fault above all) is thrown again, never read as "not there".
+ */
+export function orNothing(err: unknown): undefined {
+  if (err instanceof AppError && (err.kind === 'notFound' || err.kind === 'unprocessable')) return undefined;
+  throw err;
+}

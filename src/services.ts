@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './app.js';
+import { CacheStore, type Caching } from './db/read-cache.js';
 import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
 import { ImageProcessor } from './modules/assets/images/processor.js';
@@ -18,14 +19,17 @@ export type Services = ReturnType<typeof createServices>;
 
 /** One instance of each service per app, wired with the app's database and storage. */
 export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' | 'imageJobs'>, log: FastifyBaseLogger) {
+  // Every kept answer of the app, in one store bounded in bytes (CACHE_MAX_MB; src/db/read-cache.ts).
+  const caching: Caching = { store: new CacheStore(deps.config.cache.maxBytes), ttlMs: deps.config.cache.ttlMs };
   const images = new ImageProcessor(deps.db, deps.storage, log, { background: deps.imageJobs !== 'on-demand' });
   const estates = new EstatesService(deps.db);
-  const navigators = new NavigatorsService(deps.db, deps.config, deps.storage);
-  const apartments = new ApartmentsService(deps.db);
+  const navigators = new NavigatorsService(deps.db, deps.config, deps.storage, caching);
+  const apartments = new ApartmentsService(deps.db, caching);
   const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
-  const addons = createAddonServices(deps);
+  const addons = createAddonServices(deps, caching);
   return {
-    organizations: new OrganizationsService(deps.db),
+    caching,
+    organizations: new OrganizationsService(deps.db, caching.store),
     users: new UsersService(deps.db),
     inquiries: new InquiriesService(deps.db),
     panoramas: new PanoramasService(deps.db),
@@ -35,7 +39,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     navigators,
     assets,
     addons,
-    pages: new PagesService({ db: deps.db, config: deps.config, estates, navigators, apartments, assets, addons }),
+    pages: new PagesService({ db: deps.db, config: deps.config, storage: deps.storage, caching, estates, navigators, apartments, assets, addons }),
     webhooks: new WebhooksService(deps.db, deps.config),
   };
 }

@@ -6,6 +6,7 @@ import { type TextQueryOptions, queryPrepared, queryText } from './pglite-prepar
 
 export type { TextQueryOptions };
 import { DATABASE_THREAD_PRIORITY, PgliteThread, type ThreadPriority } from './pglite-thread.js';
+import { Generations, type WriteClock, writeScope } from './write-scope.js';
 
 /** Anything that runs SQL: the database itself or one open transaction. */
 export interface Queryable {
@@ -34,12 +35,15 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /**
-   * A number that changes with every statement this process sends that may write (anything but a
-   * `SELECT`), again when that statement ends, and with every transaction's end. On PGlite this process is the only writer (DATA_DIR
-   * lock), so a document read while it stayed the same is still current; on PostgreSQL other instances
-   * write too and src/db/read-cache.ts adds their notifications.
+   * The write generations of this process, per organization (src/db/write-scope.ts): a statement that may
+   * write something a cache reads (see NEUTRAL) moves its organization's generation when it is sent and
+   * again when it ends, and a transaction's end moves the generations its statements moved. The
+   * organization is the write scope the statement runs in; a statement outside any scope moves them all.
+   * On PGlite this process is the only writer (DATA_DIR lock), so a document read while its
+   * organization's generation stayed the same is still current; on PostgreSQL other instances write too
+   * and src/db/read-cache.ts adds their notifications.
    */
-  writeGeneration(): number;
+  readonly writes: WriteClock;
 }
 
 /** Told of every statement's latency (metrics); set with observeQueries. */
@@ -113,32 +117,54 @@ const encodedRow = (rows: Array<Record<string, unknown>>) => {
 const ROLLBACK = Symbol('rollback');
 
 /**
- * Marks a write to tables no cache reads (the webhook worker's idle claim, every 2 s): it does not move
- * the write generation, which would otherwise drop every kept document and list every 2 seconds.
+ * Marks a hand-written statement that writes only tables no cache reads (the webhook worker's idle claim,
+ * every 2 s; the outbox rows of an event): it does not move the write generation, which would otherwise
+ * drop kept documents and lists with every claim and every inquiry.
  */
 export const CACHE_NEUTRAL = '/* cache-neutral */';
 
-/** Statements that never write, or write nothing a cache reads: a document read around them stays current. Anything else counts as a write. */
-const READ_ONLY = /^\s*(?:select\b|\/\* cache-neutral \*\/)/i;
+/**
+ * Statements that leave every kept answer current: reads, transaction control (a transaction's end is
+ * counted by the transaction), the CACHE_NEUTRAL ones, and the writes of tables no cache reads (inquiries,
+ * idempotency records, the webhook tables, storage intents, API keys: their cache hears of revocations on
+ * its own channel). Anything else counts as a write of its scope, so forgetting to mark a statement costs
+ * a cache miss, never a stale answer.
+ */
+const NEUTRAL =
+  /^\s*(?:select\b|\/\* cache-neutral \*\/|(?:savepoint|release|rollback|begin|commit|set|reset|show)\b|(?:insert\s+into|update|delete\s+from)\s+"?(?:inquiries|idempotency_keys|webhook_[a-z_]+|storage_intents|api_keys)"?[\s(])/i;
+
+/**
+ * Counts the writes of one database (both engines alike): each statement that is not NEUTRAL moves the
+ * generation of the write scope it runs in when it is sent and again when it ends (a statement outside a
+ * transaction commits as it ends: a read that began while it ran may have seen the state before it, and
+ * must not be kept under the generation after it). Inside a transaction the scopes are remembered in
+ * `touched` and moved again when it ends (`ended`), before and after its COMMIT.
+ */
+class WriteCounter {
+  readonly generations = new Generations();
+  observer: QueryObserver | undefined;
+
+  statement<R>(sql: string, run: () => Promise<R>, touched?: Set<string | undefined>): Promise<R> {
+    if (NEUTRAL.test(sql)) return timed(this.observer, sql, run);
+    const scope = writeScope.getStore();
+    this.generations.move(scope);
+    touched?.add(scope);
+    return timed(this.observer, sql, run).finally(() => this.generations.move(scope));
+  }
+
+  ended(touched: Set<string | undefined>): void {
+    for (const scope of touched) this.generations.move(scope);
+  }
+}
 
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
-  observer: QueryObserver | undefined;
-  private writes = 0;
+  readonly counter = new WriteCounter();
+  readonly writes = this.counter.generations;
   constructor(private readonly db: PgliteLike) {}
 
-  writeGeneration(): number {
-    return this.writes;
-  }
-
-  private statement<R>(sql: string, run: () => Promise<R>): Promise<R> {
-    if (READ_ONLY.test(sql)) return timed(this.observer, sql, run);
-    this.writes++;
-    // Again when it ends: a read that began while it ran may have seen the state before it, and must
-    // not be kept under the generation after it (a statement outside a transaction commits as it ends).
-    return timed(this.observer, sql, run).finally(() => {
-      this.writes++;
-    });
+  private statement<R>(sql: string, run: () => Promise<R>, touched?: Set<string | undefined>): Promise<R> {
+    return this.counter.statement(sql, run, touched);
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -170,26 +196,28 @@ class PgliteDatabase implements Database {
         decide = r;
       });
       let open = true;
+      const touched = new Set<string | undefined>();
       const outcome = this.db.transaction(async (tx) => {
         resolve({
           query: async <R>(sql: string, params: readonly unknown[] = []) => {
             if (!open) throw new Error('The transaction has ended');
-            return (await this.statement(sql, () => tx.query<R>(sql, params as unknown[]))).rows;
+            return (await this.statement(sql, () => tx.query<R>(sql, params as unknown[]), touched)).rows;
           },
           commit: async () => {
             open = false;
+            this.counter.ended(touched);
             decide(true);
             try {
               await outcome;
             } finally {
-              this.writes++;
+              this.counter.ended(touched);
             }
           },
           rollback: async () => {
             open = false;
             decide(false);
             await outcome.catch(() => undefined);
-            this.writes++;
+            this.counter.ended(touched);
           },
         });
         if (!(await decided)) throw ROLLBACK;
@@ -203,20 +231,24 @@ class PgliteDatabase implements Database {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const work = boundWork.getStore();
     if (work) return work.transaction(this, fn);
+    const touched = new Set<string | undefined>();
     return this.db
       .transaction(async (tx) =>
         fn({
-          query: async <R>(sql: string, params: readonly unknown[] = []) => (await this.statement(sql, () => tx.query<R>(sql, params as unknown[]))).rows,
+          query: async <R>(sql: string, params: readonly unknown[] = []) =>
+            (await this.statement(sql, () => tx.query<R>(sql, params as unknown[]), touched)).rows,
         }),
       )
-      .finally(() => {
-        this.writes++;
-      });
+      .finally(() => this.counter.ended(touched));
   }
 
   async exec(sql: string): Promise<void> {
-    this.writes++;
-    await this.db.exec(sql);
+    this.writes.move(undefined);
+    try {
+      await this.db.exec(sql);
+    } finally {
+      this.writes.move(undefined);
+    }
   }
 
   async close(): Promise<void> {
@@ -234,7 +266,8 @@ function giveBack(client: pg.PoolClient, err?: Error): void {
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
-  observer: QueryObserver | undefined;
+  readonly counter = new WriteCounter();
+  readonly writes = this.counter.generations;
   /**
    * Whether preparable statements run as named prepared statements, parsed and planned once per
    * connection (a create's statement cost three times a bare INSERT to parse and plan). Only outside
@@ -246,20 +279,8 @@ class PostgresDatabase implements Database {
   private prepare = true;
   constructor(readonly pool: pg.Pool) {}
 
-  private writes = 0;
-
-  writeGeneration(): number {
-    return this.writes;
-  }
-
-  private statement<R>(sql: string, run: () => Promise<R>): Promise<R> {
-    if (READ_ONLY.test(sql)) return timed(this.observer, sql, run);
-    this.writes++;
-    // Again when it ends: a read that began while it ran may have seen the state before it, and must
-    // not be kept under the generation after it (a statement outside a transaction commits as it ends).
-    return timed(this.observer, sql, run).finally(() => {
-      this.writes++;
-    });
+  private statement<R>(sql: string, run: () => Promise<R>, touched?: Set<string | undefined>): Promise<R> {
+    return this.counter.statement(sql, run, touched);
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -331,11 +352,13 @@ class PostgresDatabase implements Database {
       throw err;
     }
     let open = true;
+    const touched = new Set<string | undefined>();
     // After the end no late query of its owner may reach the connection, which is back in the pool.
     const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
       if (!open) return;
       open = false;
-      this.writes++;
+      // Before and after: a read that began while the COMMIT ran may have seen the state before it.
+      this.counter.ended(touched);
       try {
         const result = await client.query(sql);
         // COMMIT of a transaction a failed statement aborted answers ROLLBACK instead of failing.
@@ -344,12 +367,14 @@ class PostgresDatabase implements Database {
       } catch (err) {
         giveBack(client, err as Error);
         throw err;
+      } finally {
+        this.counter.ended(touched);
       }
     };
     return {
       query: async <R>(sql: string, params: readonly unknown[] = []) => {
         if (!open) throw new Error('The transaction has ended');
-        return (await this.statement(sql, () => client.query(sql, params as unknown[]))).rows as R[];
+        return (await this.statement(sql, () => client.query(sql, params as unknown[]), touched)).rows as R[];
       },
       commit: () => end('COMMIT'),
       rollback: () => end('ROLLBACK').catch(() => undefined),
@@ -361,11 +386,14 @@ class PostgresDatabase implements Database {
     if (work) return work.transaction(this, fn);
     const client = await this.checkout();
     let failure: Error | undefined;
+    const touched = new Set<string | undefined>();
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await this.statement(sql, () => client.query(sql, params as unknown[]))).rows as R[],
+        query: async <R>(sql: string, params: readonly unknown[] = []) =>
+          (await this.statement(sql, () => client.query(sql, params as unknown[]), touched)).rows as R[],
       });
+      this.counter.ended(touched);
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -378,13 +406,18 @@ class PostgresDatabase implements Database {
       if (rolledBack) failure = undefined;
       throw err;
     } finally {
-      this.writes++;
+      this.counter.ended(touched);
       giveBack(client, failure);
     }
   }
 
   async exec(sql: string): Promise<void> {
-    await this.pool.query(sql);
+    this.writes.move(undefined);
+    try {
+      await this.pool.query(sql);
+    } finally {
+      this.writes.move(undefined);
+    }
   }
 
   private closed = false;
@@ -399,7 +432,7 @@ class PostgresDatabase implements Database {
 
 /** Reports every statement of this database to `observer` (undefined stops); a no-op for other Database implementations. */
 export function observeQueries(db: Database, observer: QueryObserver | undefined): void {
-  if (db instanceof PostgresDatabase || db instanceof PgliteDatabase) db.observer = observer;
+  if (db instanceof PostgresDatabase || db instanceof PgliteDatabase) db.counter.observer = observer;
 }
 
 /** Connection counts of the PostgreSQL pool; undefined on the embedded database. */

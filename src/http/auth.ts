@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inWriteScope } from '../db/write-scope.js';
 import { AppError } from '../errors.js';
 import { type OrganizationsService, isPublishable } from '../modules/organizations/service.js';
 import type { AuthContext, AuthMode } from './route-config.js';
@@ -27,6 +28,15 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 
 export function installAuth(app: FastifyInstance, deps: { organizations: OrganizationsService; adminToken: string | undefined }): void {
   app.decorateRequest('auth', null);
+  // The handler's writes count against the key's organization only (src/db/write-scope.ts): a write of
+  // one organization never makes another's kept answers stale. Without a key (public, admin) no scope,
+  // set explicitly, so none is ever inherited from elsewhere: such writes count for everyone.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return inWriteScope(request.auth?.organizationId, () => handler.call(this, request, reply));
+    };
+  });
   app.addHook('onRequest', async (request) => {
     const mode: AuthMode = request.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
+import { type Caching, ReadCache, type Stamp, followingWrites } from '../db/read-cache.js';
 import { isPublishable } from '../modules/organizations/service.js';
 import { CompressibleBody, sendCompressible } from './compression.js';
 import { bytesEtag, ifNoneMatchHits } from './etag.js';
@@ -8,75 +9,62 @@ import { addRouteHook } from './route-config.js';
 
 /** Seconds a browser or CDN may reuse an answer to a publishable key, as for the public add-on reads. */
 export const PUBLISHABLE_MAX_AGE_SECONDS = 30;
-/** On PostgreSQL, another instance's write may take this long to show in this instance's cached answers. */
-export const PUBLISHABLE_SERVER_TTL_MS = 1_000;
-const CACHE_ENTRIES = 2_000;
 /** Larger answers (a list of thousands of apartments) are rebuilt each time rather than held (bytes, with their encodings). */
 const CACHE_MAX_BODY = 2 * 1024 * 1024;
-/** All kept answers together (bytes, with their encodings): distinct query strings cannot make the cache grow past this. */
-const CACHE_MAX_TOTAL = 64 * 1024 * 1024;
+/**
+ * Each organization's answers are kept apart, at most this many and bytes per organization: distinct
+ * query strings of one key displace only each other's answers (docs/decisions.md, Caches).
+ */
+export const PUBLISHABLE_VARIANTS = { maxEntries: 256, maxBytes: 16 * 1024 * 1024 };
 
 interface Answer {
   /** The masked JSON, with its encodings once made (src/http/compression.ts). */
   body: CompressibleBody;
   etag: string;
-  generation: number;
-  at: number;
 }
 
 /**
- * Masked answers to publishable keys, by organization and URL (at most 2,000 answers and 32 M characters,
- * oldest first out), so a page's reads cost what an
- * anonymous add-on read costs. Valid while the database's write generation has not moved (every
- * write of this process moves it: on PGlite the only writer, so never stale) and, on PostgreSQL,
- * for at most PUBLISHABLE_SERVER_TTL_MS (writes of other instances are not notified for every table
- * these answers read).
+ * Masked answers to publishable keys, by organization and URL, so a page's reads cost what an anonymous
+ * add-on read costs. Kept in the process's one cache (src/db/read-cache.ts) among their organization's
+ * variants: valid while the organization's write generation has not moved (every write of this process
+ * moves it: on PGlite the only writer, so never stale) and, on PostgreSQL, for at most CACHE_TTL_MS
+ * (writes of other instances are not notified for every table these answers read).
  */
 export class PublishableCache {
-  private readonly entries = new Map<string, Answer>();
-  private total = 0;
-  readonly stats = { hits: 0, misses: 0 };
-  private readonly ttl: number;
+  private readonly cache: ReadCache<Answer>;
 
-  constructor(private readonly db: Database) {
-    this.ttl = db.kind === 'pglite' ? Number.POSITIVE_INFINITY : PUBLISHABLE_SERVER_TTL_MS;
+  constructor(db: Database, caching: Caching) {
+    this.cache = new ReadCache<Answer>({
+      ...followingWrites(db, caching, true),
+      // No notification covers these answers: on PostgreSQL the time-to-live bounds other instances' writes.
+      trusted: true,
+      weigh: (answer) => answer.body.weight,
+      variants: PUBLISHABLE_VARIANTS,
+    });
   }
 
-  generation(): number {
-    return this.db.writeGeneration();
+  get stats(): { hits: number; misses: number } {
+    return this.cache.stats;
   }
 
-  get(key: string): Answer | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.generation === this.generation() && Date.now() - entry.at < this.ttl) {
-      this.stats.hits++;
-      return entry;
-    }
-    this.stats.misses++;
-    return undefined;
+  /** Taken before the answer is built, and given back to `store`. */
+  stamp(): Stamp {
+    return this.cache.stamp();
   }
 
-  /** Stores an answer built under `generation`, unless a write happened meanwhile. */
-  store(key: string, answer: Answer): void {
-    if (answer.body.weight > CACHE_MAX_BODY || answer.generation !== this.generation()) return;
-    this.remove(key);
-    while (this.entries.size > 0 && (this.entries.size >= CACHE_ENTRIES || this.total + answer.body.weight > CACHE_MAX_TOTAL)) {
-      this.remove(this.entries.keys().next().value as string);
-    }
-    this.entries.set(key, answer);
-    this.total += answer.body.weight;
+  get(organizationId: string, url: string): Answer | undefined {
+    return this.cache.get(`${organizationId} ${url}`, { scope: organizationId, variants: organizationId });
   }
 
-  /** Bytes held, with the encodings they may come to hold (bounded by CACHE_MAX_TOTAL). */
+  /** Keeps an answer built from a state no older than `stamp`, unless its organization wrote meanwhile. */
+  store(organizationId: string, url: string, answer: Answer, stamp: Stamp): void {
+    if (answer.body.weight > CACHE_MAX_BODY) return;
+    this.cache.set(`${organizationId} ${url}`, answer, stamp, { scope: organizationId, variants: organizationId });
+  }
+
+  /** Bytes held, with the encodings they may come to hold. */
   get size(): number {
-    return this.total;
-  }
-
-  private remove(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.total -= entry.body.weight;
+    return this.cache.size.bytes;
   }
 }
 
@@ -86,8 +74,8 @@ declare module 'fastify' {
     publicEtag: string | null;
   }
   interface FastifyRequest {
-    /** Set on a publishable read: where its answer is cached, and the write generation it was built under. */
-    publishableCache?: { key: string; generation: number; hit: boolean };
+    /** Set on a publishable read: where its answer is kept, and when its read began. */
+    publishableCache?: { organizationId: string; url: string; stamp: Stamp; hit: boolean };
   }
 }
 
@@ -151,15 +139,15 @@ function sendHeaders(request: FastifyRequest, reply: FastifyReply, etag: string)
  * authentication, rate limiting and query validation, so a cached answer is metered and a bad query
  * is still 400.
  */
-export function installPublishable(app: FastifyInstance, db: Database): PublishableCache {
+export function installPublishable(app: FastifyInstance, db: Database, caching: Caching): PublishableCache {
   app.decorateReply('publicEtag', null);
-  const cache = new PublishableCache(db);
+  const cache = new PublishableCache(db, caching);
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isPublishable(request.auth)) return;
-    const key = `${request.auth!.organizationId} ${request.url}`;
-    const generation = cache.generation();
-    const hit = cache.get(key);
-    request.publishableCache = { key, generation, hit: hit !== undefined };
+    const organizationId = request.auth!.organizationId;
+    const stamp = cache.stamp();
+    const hit = cache.get(organizationId, request.url);
+    request.publishableCache = { organizationId, url: request.url, stamp, hit: hit !== undefined };
     if (!hit) return;
     if (sendHeaders(request, reply, hit.etag)) return reply.code(304).send();
     return sendCompressible(reply, hit.body);
@@ -173,7 +161,7 @@ export function installPublishable(app: FastifyInstance, db: Database): Publisha
     const body = new CompressibleBody(Buffer.from(JSON.stringify(doc)));
     const etag = bytesEtag(body.identity);
     const slot = request.publishableCache;
-    if (slot) cache.store(slot.key, { body, etag, generation: slot.generation, at: Date.now() });
+    if (slot) cache.store(slot.organizationId, slot.url, { body, etag }, slot.stamp);
     if (sendHeaders(request, reply, etag)) {
       reply.code(304);
       // A 304 has no body, so no content headers (a proxy that reads Content-Type would parse nothing as JSON).

@@ -48,6 +48,11 @@ export interface TestAppOptions {
   logger?: Record<string, unknown>;
   /** 'on-demand': image variants are made only when requested (tests of the pending state). */
   imageJobs?: 'background' | 'on-demand';
+  /**
+   * PostgreSQL: configure the database's URLs so the app keeps its LISTEN connection and its caches are
+   * trusted, as a deployed instance's are (resolves once they are). No effect on PGlite (always trusted).
+   */
+  listen?: boolean;
 }
 
 let orgCounter = 0;
@@ -62,6 +67,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_URLS: 'true',
+    ...(options.listen && database.url ? { DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl! } : {}),
     ...options.env,
   });
   const storage = options.storage ? options.storage(dataDir) : new DiskBlobStore(path.join(dataDir, 'files'));
@@ -74,6 +80,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     testHooks: installResponseContract,
   });
   await app.ready();
+  if (options.listen) {
+    for (let i = 0; i < 400 && !app.services.pages.pages.isTrusted; i++) await new Promise((r) => setTimeout(r, 25));
+    if (!app.services.pages.pages.isTrusted) throw new Error('the LISTEN connection did not come up');
+  }
 
   const request = (opts: RequestOptions) => {
     const headers: Record<string, string> = { ...opts.headers };

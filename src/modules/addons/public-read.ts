@@ -1,15 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BoundedMap } from '../../bounded-map.js';
 import type { Queryable } from '../../db/client.js';
+import { type CacheStore, ReadCache, type Stamp } from '../../db/read-cache.js';
 import { notFound } from '../../errors.js';
 import { CompressibleBody, sendCompressible } from '../../http/compression.js';
 import { bytesEtag, ifNoneMatchHits } from '../../http/etag.js';
 import { isUuid } from '../../ids.js';
-import { ADDON_CHANNEL, type AddonKind, findAddonState } from './state.js';
+import { ADDON_CHANNEL, type AddonKind, addonOfPayload, findAddonState } from './state.js';
 
 /** Seconds a browser or CDN may reuse an anonymous add-on document without asking again. */
 export const PUBLIC_MAX_AGE_SECONDS = 30;
-const CACHE_ENTRIES = 2_000;
 
 /** Builds one add-on's document in a fixed number of statements, with the version read in the same snapshot. */
 export interface AddonReader<D extends { enabled: boolean }> {
@@ -20,7 +19,6 @@ export interface AddonReader<D extends { enabled: boolean }> {
 }
 
 interface Entry {
-  generation: number;
   version: number;
   organizationId: string;
   /**
@@ -36,80 +34,78 @@ const caches = new Set<PublicDocumentCache>();
 /**
  * Drops the cached public document of one add-on in every cache of this process. Called after an
  * add-on write commits (and inside asset deletion); other instances learn of the change through
- * the `addon_changed` notification the write sends (see listener.ts).
+ * the `addon_changed` notification the write sends (touchAddon).
  */
 export function invalidateAddon(kind: AddonKind, estateId: string): void {
   for (const cache of caches) cache.invalidate(`${kind}:${estateId}`);
 }
 
 /**
- * Serialized anonymous documents. Two modes:
+ * Serialized anonymous documents, kept in the process's one cache (src/db/read-cache.ts) with the add-on
+ * (`<kind>:<estateId>`) as their scope: a write to one add-on makes only its document stale. Two modes:
  * - trusted: every change reaches this process as an invalidation (PGlite, where the DATA_DIR lock
  *   makes this the only writer; PostgreSQL while the LISTEN connection is up). A hit costs no query.
  * - verify: each read asks the database for the add-on version (one indexed lookup) and reuses the
- *   cached bytes only when the version matches, so a write on any instance is seen at once.
+ *   kept bytes only when the version matches, so a write on any instance is seen at once.
  */
 export class PublicDocumentCache {
-  private readonly entries = new BoundedMap<string, Entry>(CACHE_ENTRIES);
-  private readonly generations = new Map<string, number>();
-  private trusted: boolean;
+  private readonly cache: ReadCache<Entry>;
   /** Read by the metrics at scrape time. */
   readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
-  constructor(trusted: boolean) {
-    this.trusted = trusted;
+  constructor(store: CacheStore, trusted: boolean) {
+    this.cache = new ReadCache<Entry>({
+      store,
+      trusted,
+      channels: [ADDON_CHANNEL],
+      scopeOfPayload: (payload) => addonOfPayload(payload).addon,
+      weigh: (entry) => entry.body.weight,
+      keepUntrusted: true,
+    });
     caches.add(this);
   }
 
   setTrusted(trusted: boolean): void {
-    // Anything cached while notifications may have been missed is suspect.
-    if (trusted !== this.trusted) this.clear();
-    this.trusted = trusted;
+    this.cache.setTrusted(trusted);
   }
 
   get isTrusted(): boolean {
-    return this.trusted;
-  }
-
-  generation(key: string): number {
-    return this.generations.get(key) ?? 0;
+    return this.cache.isTrusted;
   }
 
   invalidate(key: string): void {
     this.stats.invalidations++;
-    this.generations.set(key, this.generation(key) + 1);
-    this.entries.delete(key);
+    this.cache.invalidate(key);
   }
 
-  clear(): void {
-    for (const key of this.entries.keys()) this.invalidate(key);
+  /** Taken before the database is read, and given back to `store`. */
+  stamp(): Stamp {
+    return this.cache.stamp();
   }
 
   /** A trusted hit: valid without asking the database. */
   hit(key: string): Entry | undefined {
-    if (!this.trusted) return undefined;
-    const entry = this.entries.get(key);
-    return entry && entry.generation === this.generation(key) ? entry : undefined;
+    return this.cache.get(key, { scope: key });
   }
 
   /** The entry for a version the database just confirmed (verify mode). */
   atVersion(key: string, version: number): Entry | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.cache.peek(key);
     return entry && entry.version === version ? entry : undefined;
   }
 
-  /** Stores an entry built under `generation`; an invalidation since then makes it a miss at once. */
-  store(key: string, entry: Entry): void {
-    this.entries.set(key, entry);
+  /** Keeps an entry read from a state no older than `stamp`; an invalidation since then keeps it out. */
+  store(key: string, entry: Entry, stamp: Stamp): void {
+    this.cache.set(key, entry, stamp, { scope: key });
   }
 
   dispose(): void {
     caches.delete(this);
   }
 
-  /** As a ChangeSubscriber of the LISTEN connection (src/db/change-listener.ts): payload `<kind>:<estateId>`. */
+  /** As a ChangeSubscriber of the LISTEN connection (src/db/change-listener.ts): payload `<kind>:<estateId>:<organizationId>`. */
   subscriber() {
-    return { channel: ADDON_CHANNEL, notify: (key: string) => this.invalidate(key), setTrusted: (t: boolean) => this.setTrusted(t) };
+    return this.cache.subscribers()[0]!;
   }
 }
 
@@ -141,7 +137,7 @@ export async function serveAddon<D extends { enabled: boolean }>(
     return sendPublic(request, reply, hit);
   }
 
-  const generation = cache.generation(key);
+  const stamp = cache.stamp();
   const state = isUuid(estateId) ? await findAddonState(db, estateId, reader.kind) : undefined;
   if (!state) throw notFound('Estate', estateId);
   if (request.auth?.organizationId === state.organizationId) {
@@ -162,8 +158,8 @@ export async function serveAddon<D extends { enabled: boolean }>(
       if (built.doc.enabled) doc = built.doc;
     }
     const body = Buffer.from(reply.serialize(doc) as string);
-    entry = { generation, version, organizationId: state.organizationId, body: new CompressibleBody(body), etag: bytesEtag(body) };
-  } else entry = { ...entry, generation };
-  cache.store(key, entry);
+    entry = { version, organizationId: state.organizationId, body: new CompressibleBody(body), etag: bytesEtag(body) };
+  }
+  cache.store(key, entry, stamp);
   return sendPublic(request, reply, entry);
 }

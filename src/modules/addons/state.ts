@@ -23,12 +23,18 @@ export async function touchAddon(db: Queryable, organizationId: string, estateId
     .execute();
   // Delivered at commit (never for a rolled-back write) to every instance's listener.
   await q(db)
-    .selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(ADDON_CHANNEL), eb.val(`${kind}:${estateId.toLowerCase()}`)]).as('notified'))
+    .selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(ADDON_CHANNEL), eb.val(`${kind}:${estateId.toLowerCase()}:${organizationId}`)]).as('notified'))
     .execute();
 }
 
-/** NOTIFY channel of add-on changes; payload `<kind>:<estateId>`. */
+/** NOTIFY channel of add-on changes; payload `<kind>:<estateId>:<organizationId>`. */
 export const ADDON_CHANNEL = 'addon_changed';
+
+/** The add-on (`<kind>:<estateId>`) and the organization an add-on notification names. */
+export function addonOfPayload(payload: string): { addon: string; organizationId: string | undefined } {
+  const [kind = '', estateId = '', organizationId] = payload.split(':');
+  return { addon: `${kind}:${estateId}`, organizationId };
+}
 
 export type PublicAddonState = Pick<Selectable<AddonStates>, 'organizationId' | 'enabled' | 'version'>;
 

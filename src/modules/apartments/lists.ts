@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '../../db/client.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { type Caching, ReadCache, followingWrites } from '../../db/read-cache.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { canonical } from '../../http/canonical-json.js';
 import { CompressibleBody } from '../../http/compression.js';
@@ -9,15 +9,16 @@ import { isUuid } from '../../ids.js';
 import { type ApartmentFilter, apartmentsRepository as repo } from './repository.js';
 import type { ListApartmentsQuery } from './schemas.js';
 
+/** NOTIFY channel of migrations 0010/0016: apartments and buildings changed (the payload names the organization). */
+export const APARTMENT_CHANNEL = 'apartment_documents_changed';
 /**
- * On PostgreSQL, the longest a kept list is used: other instances' inserts are not notified (a NOTIFY
- * in every create's transaction serialises the commits of all creates; docs/decisions.md, Lists), so a
- * new apartment created through another instance shows in this instance's lists within this time.
+ * Each organization's filtered lists (and lists of nothing) are kept apart, at most this many and bytes
+ * per organization and kind of key, so a visitor's `?q=`, price or paging variants displace only each
+ * other (docs/decisions.md, Caches).
  */
-export const LIST_TTL_MS = 1_000;
-/** Lists kept at most, and the bytes they may hold together (identity and kept encodings). */
-const LIST_ENTRIES = 1_000;
-const LIST_MAX_BYTES = 64 * 1024 * 1024;
+export const LIST_VARIANTS = { maxEntries: 64, maxBytes: 8 * 1024 * 1024 };
+/** The query properties of a list "as it is" (kept with the plain answers): anything else makes it a variant. */
+const PLAIN_QUERY = new Set(['buildingId', 'estateId', 'organizationId', 'sort']);
 
 /** A list answer as JSON text (built by the database) and the window it covers (X-Total-Count and Link). */
 export interface ListedApartments {
@@ -37,19 +38,24 @@ const emptyList = (offset: number, limit: number | null): ListedApartments => {
 
 /**
  * GET /apartment: the answers are kept by organization and query (src/db/read-cache.ts: as true as the
- * apartment documents by id, through the same write generation and notifications, plus LIST_TTL_MS on
- * PostgreSQL for other instances' inserts), with their ETag and their compressed forms, so a list read
- * again while nothing changed costs no statement, no hashing and no compression.
+ * apartment documents by id, through the organization's write generation and notifications, plus
+ * CACHE_TTL_MS on PostgreSQL for other instances' inserts), with their ETag and their compressed forms,
+ * so a list read again while nothing changed costs no statement, no hashing and no compression. A list of
+ * an estate or building as it is (no filter, no window) is kept with the plain answers; every other
+ * query, and a list of nothing, among its organization's variants (LIST_VARIANTS).
  */
 export class ApartmentLists {
   readonly cache: ReadCache<ListedApartments>;
 
-  constructor(private readonly db: Database) {
-    this.cache = new ReadCache<ListedApartments>(db, 'apartment_documents_changed', {
-      maxEntries: LIST_ENTRIES,
+  constructor(
+    private readonly db: Database,
+    caching: Caching,
+  ) {
+    this.cache = new ReadCache<ListedApartments>({
+      ...followingWrites(db, caching, true),
+      channels: [APARTMENT_CHANNEL],
       weigh: (listed) => listed.body.weight,
-      maxWeight: LIST_MAX_BYTES,
-      ttlMs: LIST_TTL_MS,
+      variants: LIST_VARIANTS,
     });
   }
 
@@ -79,7 +85,12 @@ export class ApartmentLists {
     };
     // Ids in filters are compared lower-case by the database: one entry whatever their case.
     const key = `${organizationId} ${publishable ? 'public' : 'key'} ${canonical({ ...query, buildingId: query.buildingId?.toLowerCase(), estateId: query.estateId?.toLowerCase() })}`;
-    return (await this.cache.read(key, load))!;
+    const plain = Object.keys(query).every((name) => PLAIN_QUERY.has(name));
+    return (await this.cache.read(key, load, {
+      scope: organizationId,
+      variants: `${organizationId} ${publishable ? 'public' : 'key'}`,
+      plain: (listed) => plain && listed.total > 0,
+    }))!;
   }
 
   private filter(query: Static<typeof ListApartmentsQuery>, publishable: boolean): ApartmentFilter {

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { BoundedMap } from '../../bounded-map.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { ReadCache } from '../../db/read-cache.js';
+import { type Caching, ReadCache, followingWrites } from '../../db/read-cache.js';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import type { ChangesQuery } from '../../http/schemas.js';
@@ -13,7 +13,7 @@ import { requireBuilding, toBuilding } from '../buildings/service.js';
 import { type EventType, changesOf, emitEvent, emitEvents } from '../webhooks/events.js';
 import { InStatementEvent, SubscriberHints } from '../webhooks/in-statement.js';
 import { MAX_ENDPOINTS } from '../webhooks/schemas.js';
-import { ApartmentLists } from './lists.js';
+import { APARTMENT_CHANNEL, ApartmentLists } from './lists.js';
 import { requireNamesFree } from './name-clash.js';
 import { type PlannedPatch, dedupe, mergeData, planPatch } from './patch.js';
 import { APARTMENT_DEFAULTS, type ApartmentRecord, type ApartmentRow, type NewApartment, apartmentsRepository as repo } from './repository.js';
@@ -100,9 +100,17 @@ export class ApartmentsService {
   /** GET /apartment answers, kept (src/modules/apartments/lists.ts). */
   readonly lists: ApartmentLists;
 
-  constructor(private readonly db: Database) {
-    this.documents = new ReadCache(db, 'apartment_documents_changed');
-    this.lists = new ApartmentLists(db);
+  constructor(
+    private readonly db: Database,
+    caching: Caching,
+  ) {
+    this.documents = new ReadCache({
+      ...followingWrites(db, caching, false),
+      channels: [APARTMENT_CHANNEL],
+      // A parsed document holds about twice its JSON.
+      weigh: (doc) => JSON.stringify(doc.apartment).length * 2,
+    });
+    this.lists = new ApartmentLists(db, caching);
   }
 
   /**
@@ -231,12 +239,16 @@ export class ApartmentsService {
    */
   async get(organizationId: string, id: string): Promise<{ apartment: Apartment; etag: string }> {
     const found = isUuid(id)
-      ? await this.documents.read(`${organizationId}:${id.toLowerCase()}`, async () => {
-          const read = await repo.getWithBuilding(this.db, organizationId, id);
-          if (!read) return undefined;
-          const apartment = toApartment(read.apartment, read.building);
-          return { apartment, etag: etagOf(apartment) };
-        })
+      ? await this.documents.read(
+          `${organizationId}:${id.toLowerCase()}`,
+          async () => {
+            const read = await repo.getWithBuilding(this.db, organizationId, id);
+            if (!read) return undefined;
+            const apartment = toApartment(read.apartment, read.building);
+            return { apartment, etag: etagOf(apartment) };
+          },
+          { scope: organizationId },
+        )
       : undefined;
     if (found === undefined) throw notFound('Apartment', id);
     return found;

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { ReadCache } from '../../db/read-cache.js';
-import { conflict, notFound } from '../../errors.js';
+import { type Caching, ReadCache, followingWrites } from '../../db/read-cache.js';
+import { conflict, notFound, orNothing } from '../../errors.js';
 import { CompressibleBody } from '../../http/compression.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
 import { isUuid, newId } from '../../ids.js';
@@ -54,12 +54,6 @@ const served = <T>(value: T, estateId: string): ServedDocument<T> => ({
   estateId,
 });
 
-/**
- * Bytes of navigator documents kept at most: a 36-frame navigator with 100 shapes per frame is about
- * 0.9 MB of JSON, held as bytes, their encodings and the parsed document (about four times the JSON).
- */
-const DOCUMENTS_MAX_BYTES = 128 * 1024 * 1024;
-
 export class NavigatorsService {
   /**
    * Navigator documents (one navigator with its nested ones, an estate's list) with their bytes and
@@ -74,10 +68,13 @@ export class NavigatorsService {
     private readonly db: Database,
     config: Pick<Config, 'publicUrl'>,
     storage: Pick<BlobStore, 'publicUrl'>,
+    caching: Caching,
   ) {
-    this.documents = new ReadCache(db, NAVIGATOR_CHANNEL, {
+    this.documents = new ReadCache({
+      ...followingWrites(db, caching, false),
+      channels: [NAVIGATOR_CHANNEL],
+      // The bytes, their encodings and the parsed document (about twice the JSON).
       weigh: (doc) => doc.body.weight + doc.body.identity.length * 2,
-      maxWeight: DOCUMENTS_MAX_BYTES,
     });
     this.prefixes = { original: assetSrc(config, storage, ''), files: `${config.publicUrl}/files/` };
     this.frames = new NavigatorFrames(db, this.prefixes);
@@ -92,10 +89,14 @@ export class NavigatorsService {
   /** GET of one navigator: frames by angle with shapes and POIs, nested navigators; cached. */
   async get(organizationId: string, id: string): Promise<ServedDocument<Navigator>> {
     const found = isUuid(id)
-      ? await this.documents.read(`n:${organizationId}:${id.toLowerCase()}`, async () => {
-          const row = await repo.get(this.db, organizationId, id);
-          return row && served(await this.build(this.db, organizationId, row), row.estateId);
-        })
+      ? await this.documents.read(
+          `n:${organizationId}:${id.toLowerCase()}`,
+          async () => {
+            const row = await repo.get(this.db, organizationId, id);
+            return row && served(await this.build(this.db, organizationId, row), row.estateId);
+          },
+          { scope: organizationId },
+        )
       : undefined;
     if (!found) throw notFound('Navigator', id);
     return found as ServedDocument<Navigator>;
@@ -104,11 +105,15 @@ export class NavigatorsService {
   /** An estate's navigators: its first one(s), each with its nested ones; cached. */
   async list(organizationId: string, estateId: string): Promise<ServedDocument<Navigator[]>> {
     const found = isUuid(estateId)
-      ? await this.documents.read(`e:${organizationId}:${estateId.toLowerCase()}`, async () => {
-          const estate = await requireEstate(this.db, organizationId, estateId).catch(() => undefined);
-          if (!estate) return undefined;
-          return served(assemble(await repo.estateDocuments(this.db, organizationId, estate.id, this.prefixes)).roots, estate.id);
-        })
+      ? await this.documents.read(
+          `e:${organizationId}:${estateId.toLowerCase()}`,
+          async () => {
+            const estate = await requireEstate(this.db, organizationId, estateId).catch(orNothing);
+            if (!estate) return undefined;
+            return served(assemble(await repo.estateDocuments(this.db, organizationId, estate.id, this.prefixes)).roots, estate.id);
+          },
+          { scope: organizationId },
+        )
       : undefined;
     if (!found) throw notFound('Estate', estateId);
     return found as ServedDocument<Navigator[]>;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import { CacheStore } from '../../db/read-cache.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { KeyCache } from '../../http/key-cache.js';
 import { isUuid, newId } from '../../ids.js';
@@ -10,6 +11,8 @@ export type ApiKeyScope = 'read' | 'write' | 'publishable';
 export const API_KEY_SCOPES: ApiKeyScope[] = ['read', 'write', 'publishable'];
 /** What a key gets when the request names no scopes. */
 const DEFAULT_SCOPES: ApiKeyScope[] = ['read', 'write'];
+/** What the CLI's own key cache may hold. */
+const CLI_CACHE_BYTES = 1024 * 1024;
 
 const KEY_PREFIX = 'epk_';
 /** Publishable keys say what they are, so a leaked one in a page's source is recognisable as harmless. */
@@ -31,8 +34,12 @@ export class OrganizationsService {
   /** Keys seen recently (src/http/key-cache.ts); trusted from the start on PGlite, the only writer. */
   readonly keyCache: KeyCache;
 
-  constructor(private readonly db: Database) {
-    this.keyCache = new KeyCache(db.kind === 'pglite');
+  /** `store`: the app's kept answers (src/db/read-cache.ts); the CLI, which authenticates once, keeps its own. */
+  constructor(
+    private readonly db: Database,
+    store: CacheStore = new CacheStore(CLI_CACHE_BYTES),
+  ) {
+    this.keyCache = new KeyCache(store, db.kind === 'pglite');
   }
 
   async create(input: { name: string; featureFlags?: string[] | undefined }): Promise<{ organization: Organization; apiKey: string; apiKeyId: string }> {

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { ReadCache } from '../../db/read-cache.js';
-import { notFound, unprocessable } from '../../errors.js';
+import { type Caching, ReadCache, type Stamp, followingWrites } from '../../db/read-cache.js';
+import { notFound, orNothing, unprocessable } from '../../errors.js';
 import { CompressibleBody } from '../../http/compression.js';
 import { bytesEtag } from '../../http/etag.js';
 import { publicView } from '../../http/publishable.js';
 import { isUuid } from '../../ids.js';
+import type { BlobStore } from '../../storage/blob-store.js';
 import type { createAddonServices } from '../addons/services.js';
-import { ADDON_CHANNEL } from '../addons/state.js';
+import { ADDON_CHANNEL, addonOfPayload } from '../addons/state.js';
+import { APARTMENT_CHANNEL } from '../apartments/lists.js';
 import type { Apartment } from '../apartments/schemas.js';
 import type { ApartmentsService } from '../apartments/service.js';
 import type { AssetsService } from '../assets/service.js';
+import { assetSrc } from '../assets/src-url.js';
 import { type EstatesService, requireEstate } from '../estates/service.js';
 import type { Navigator } from '../navigators/schemas.js';
 import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
@@ -26,16 +29,29 @@ import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo }
 import type { PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
 
-/** NOTIFY channel of migrations/0015: page settings and estates. */
+/** NOTIFY channel of migrations/0015 and 0016: page settings and estates. */
 export const PAGES_CHANNEL = 'pages_changed';
 /** The other channels whose tables a page shows (apartments and buildings, navigators and assets, add-ons). */
-const PAGE_CHANNELS = [PAGES_CHANNEL, 'apartment_documents_changed', NAVIGATOR_CHANNEL, ADDON_CHANNEL];
+const PAGE_CHANNELS = [PAGES_CHANNEL, APARTMENT_CHANNEL, NAVIGATOR_CHANNEL, ADDON_CHANNEL];
 /**
- * On PostgreSQL, the longest a kept page is used: another instance's new apartment is not notified (as
- * for the apartment lists, LIST_TTL_MS), so it shows within this time.
+ * Each estate's variants of its page ("Ask about" a home, the thank-you state, the filters) are kept
+ * apart, at most this many and bytes per estate, so a visitor's filter URLs displace only each other.
  */
-export const PAGE_TTL_MS = 1_000;
-const PAGES_MAX_BYTES = 64 * 1024 * 1024;
+export const PAGE_VARIANTS = { maxEntries: 32, maxBytes: 8 * 1024 * 1024 };
+
+/** The organization a notification names: an add-on's payload is `<kind>:<estateId>:<organizationId>`, the others' the organization. */
+const scopeOfPayload = (payload: string) => {
+  const organizationId = payload.includes(':') ? addonOfPayload(payload).organizationId : payload;
+  return organizationId && isUuid(organizationId) ? organizationId.toLowerCase() : undefined;
+};
+
+/** What a plain page was rendered from, kept with it: its variants are rendered from this without a statement. */
+interface PageSource {
+  row: PageRow;
+  data: PageData;
+  /** When the read of `data` began: a variant is as old as its data. */
+  stamp: Stamp;
+}
 
 /** A rendered page as the route sends it. */
 export interface RenderedPage {
@@ -48,6 +64,10 @@ export interface RenderedPage {
   noindex: boolean;
   /** The apartments with details on this page: an "Ask about" of any other id is the plain page. */
   askable: Set<string>;
+  /** The estate's organization (null for the 404 page): whose writes make the kept page stale. */
+  organizationId: string | null;
+  /** On a kept plain page: what it was rendered from. */
+  source?: PageSource | undefined;
 }
 
 /** What the route asks for besides the slug. */
@@ -109,6 +129,8 @@ const origin = (url: string) => {
 export interface PagesDeps {
   db: Database;
   config: Pick<Config, 'publicUrl'>;
+  storage: Pick<BlobStore, 'publicUrl'>;
+  caching: Caching;
   estates: EstatesService;
   navigators: NavigatorsService;
   apartments: ApartmentsService;
@@ -119,28 +141,34 @@ export interface PagesDeps {
 /**
  * The public page (issue 27): its settings, and the page itself, rendered from what the services give
  * a publishable key (the apartment list masked in SQL and by publicView, the navigator, the enabled
- * add-ons), kept as HTML with its encodings and ETag per slug and request shape (src/db/read-cache.ts:
- * valid while the write generation has not moved, and on PostgreSQL while no notification of the
- * channels above arrived and for at most PAGE_TTL_MS).
+ * add-ons), kept as HTML with its encodings and ETag (src/db/read-cache.ts): the plain page by slug, with
+ * the organization as its scope (valid while that organization wrote nothing and, on PostgreSQL, no
+ * notification of the channels above named it, and for at most CACHE_TTL_MS); its variants rendered from
+ * the plain page's data and kept among the estate's variants (PAGE_VARIANTS).
  */
 export class PagesService {
   readonly pages: ReadCache<RenderedPage>;
   private readonly db: Database;
+  /** img-src: the page's own origin, PUBLIC_URL (the /files/ route) and the store's public URL (S3_PUBLIC_URL) when it serves the files. */
+  private readonly imageOrigins: string[];
 
   constructor(private readonly deps: PagesDeps) {
     this.db = deps.db;
-    this.pages = new ReadCache<RenderedPage>(deps.db, PAGES_CHANNEL, {
-      maxEntries: 2_000,
-      weigh: (page) => page.body.weight,
-      maxWeight: PAGES_MAX_BYTES,
-      ttlMs: PAGE_TTL_MS,
+    this.pages = new ReadCache<RenderedPage>({
+      ...followingWrites(deps.db, deps.caching, true),
+      channels: PAGE_CHANNELS,
+      scopeOfPayload,
+      // The HTML with its encodings; a plain page also holds its data (about as large as its HTML).
+      weigh: (page) => page.body.weight + (page.source ? page.body.identity.length : 0),
+      variants: PAGE_VARIANTS,
     });
+    const files = [origin(deps.config.publicUrl), origin(assetSrc(deps.config, deps.storage, ''))];
+    this.imageOrigins = [...new Set(["'self'", 'data:', ...files.filter((o): o is string => o !== undefined)])];
   }
 
   /** One subscriber per channel a page depends on, all moving this cache (src/db/change-listener.ts). */
   subscribers() {
-    const base = this.pages.subscriber();
-    return PAGE_CHANNELS.map((channel) => ({ ...base, channel }));
+    return this.pages.subscribers();
   }
 
   private url(slug: string): string {
@@ -166,7 +194,7 @@ export class PagesService {
     // Checked before the transaction (the navigator read is not in it; on PGlite it would wait for it).
     // A navigator deleted meanwhile leaves navigatorId null (ON DELETE SET NULL): the estate's first.
     if (input.navigatorId) {
-      const navigator = isUuid(input.navigatorId) ? await this.deps.navigators.get(organizationId, input.navigatorId).catch(() => undefined) : undefined;
+      const navigator = isUuid(input.navigatorId) ? await this.deps.navigators.get(organizationId, input.navigatorId).catch(orNothing) : undefined;
       if (!navigator || navigator.estateId !== estateId.toLowerCase()) {
         if (!isUuid(estateId)) throw notFound('Estate', estateId);
         throw unprocessable(`Validation failed: navigatorId must be a navigator of estate ${estateId}`);
@@ -207,7 +235,7 @@ export class PagesService {
   /** Where the no-JS form of `slug` posts to: an enabled page that shows the form, else undefined (404). */
   async inquiryTarget(slug: string): Promise<{ estateId: string; slug: string } | undefined> {
     if (!/^[a-z0-9-]{1,100}$/i.test(slug)) return undefined;
-    const estate = await this.deps.estates.bySlug(slug).catch(() => undefined);
+    const estate = await this.deps.estates.bySlug(slug).catch(orNothing);
     const row = estate && (await repo.ofEstate(this.db, estate.id));
     return estate && row?.enabled && row.showInquiryForm ? { estateId: estate.id, slug: estate.slug } : undefined;
   }
@@ -215,22 +243,27 @@ export class PagesService {
   /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
   async page(slug: string, request: PageRequest): Promise<RenderedPage> {
     const thanks = request.form?.sent === true;
-    // Kept: the plain page, its "Ask about" variants, the thank-you state and the closed filters.
-    // Rendered per request (never kept, so a visitor's URL cannot fill the cache): previews, form
-    // errors and a name search (free text).
-    if (request.preview !== undefined || (request.form !== undefined && !thanks) || request.filter.q !== undefined) {
+    // Rendered per request, never kept: previews and form answers with errors.
+    if (request.preview !== undefined || (request.form !== undefined && !thanks)) {
       return (await this.build(slug, request)) ?? this.notFound();
     }
     const lower = slug.toLowerCase();
-    const read = (askAbout: string | null, filter: ListFilter, sent: boolean) =>
-      this.pages.read(`${lower} ${askAbout ?? ''} ${sent ? 'sent' : ''} ${JSON.stringify(filter)}`, () =>
-        this.build(slug, { filter, askAbout, form: sent ? { values: {}, errors: {}, sent } : undefined }),
-      );
-    const plain = await read(null, {}, false);
-    if (!plain) return this.notFound();
+    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null }), {
+      scopeOf: (page) => page.organizationId ?? undefined,
+    });
+    if (!plain?.source) return this.notFound();
     const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
     if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
-    return (await read(askAbout, request.filter, thanks)) ?? this.notFound();
+    // A variant ("Ask about" a home on the page, the thank-you state, a filter): rendered from the plain
+    // page's data (no statement) and kept among this estate's variants, as old as that data.
+    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)}`;
+    const place = { scope: plain.organizationId ?? undefined, variants: lower };
+    const kept = this.pages.get(key, place);
+    if (kept) return kept;
+    const { row, data, stamp } = plain.source;
+    const variant = this.render(row, data, false, { filter: request.filter, askAbout, form: thanks ? { values: {}, errors: {}, sent: true } : undefined });
+    this.pages.set(key, variant, stamp, place);
+    return variant;
   }
 
   private notFoundPage: RenderedPage | undefined;
@@ -246,20 +279,30 @@ export class PagesService {
         estateId: null,
         noindex: true,
         askable: new Set(),
+        organizationId: null,
       };
     }
     return this.notFoundPage;
   }
 
+  /** The page read now: undefined when it is off, unknown or a bad preview (404). */
   private async build(slug: string, request: PageRequest): Promise<RenderedPage | undefined> {
     if (!/^[a-z0-9-]{1,100}$/i.test(slug)) return undefined;
-    const estateRef = await this.deps.estates.bySlug(slug).catch(() => undefined);
+    const stamp = this.pages.stamp();
+    const estateRef = await this.deps.estates.bySlug(slug).catch(orNothing);
     if (!estateRef) return undefined;
     const row = await repo.ofEstate(this.db, estateRef.id);
     const preview = request.preview !== undefined && row !== undefined && verifyPreview(row.previewSecret, estateRef.id, request.preview);
     if (!row || (!row.enabled && !preview)) return undefined;
     if (request.preview !== undefined && !preview) return undefined;
     const data = await this.load(row);
+    const page = this.render(row, data, preview, request);
+    // Only a plain page is kept, with what it was rendered from.
+    return request.preview === undefined && request.form === undefined ? { ...page, source: { row, data, stamp } } : page;
+  }
+
+  /** The page of `data` for one request: HTML, policy and ETag. */
+  private render(row: PageRow, data: PageData, preview: boolean, request: Omit<PageRequest, 'preview'>): RenderedPage {
     const theme = themeCss(data.navigator);
     const ctx: RenderContext = {
       publicUrl: this.deps.config.publicUrl,
@@ -275,9 +318,7 @@ export class PagesService {
     };
     const html = renderPage(data, ctx);
     const body = new CompressibleBody(Buffer.from(html));
-    const images = new Set(["'self'", 'data:']);
-    const assetOrigin = origin(data.navigator?.images[0]?.asset.src ?? '');
-    if (assetOrigin && assetOrigin !== origin(this.deps.config.publicUrl)) images.add(assetOrigin);
+    const images = new Set(this.imageOrigins);
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
@@ -293,6 +334,7 @@ export class PagesService {
       estateId: row.estateId,
       noindex: preview,
       askable,
+      organizationId: row.organizationId,
     };
   }
 
@@ -303,10 +345,13 @@ export class PagesService {
     const { addons } = this.deps;
     const [estate, navigator, listed, investment, gallery, map, downloads] = await Promise.all([
       this.deps.estates.get(organizationId, estateId),
+      // An estate without a navigator shows none; a read that failed fails the page (never kept without it).
       this.deps.navigators
         .forPage(organizationId, estateId, row.navigatorId)
-        .then((doc) => doc.value)
-        .catch(() => null),
+        .then(
+          (doc) => doc.value,
+          (err) => orNothing(err) ?? null,
+        ),
       // Read even without the list sections: the navigator's shapes are coloured by the apartments' status.
       this.deps.apartments.lists.list(organizationId, { estateId, sort: 'name' }, true),
       addons.investment.build(this.db, organizationId, estateId),

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Queryable } from '../../db/client.js';
+import { CACHE_NEUTRAL, type Queryable } from '../../db/client.js';
 import { newId } from '../../ids.js';
 
 /**
@@ -121,8 +121,9 @@ export async function emitEvents(tx: Queryable, organizationId: string, events: 
     for (const ep of targets) deliveries.push({ id: newId(), endpoint_id: ep.id, event_id: id });
   }
   if (rows.length === 0) return 0;
+  // Only webhook tables: no kept answer reads them, so the statement moves no write generation.
   await tx.query(
-    `WITH ev AS (
+    `${CACHE_NEUTRAL} WITH ev AS (
        INSERT INTO webhook_events (id, organization_id, type, body)
        SELECT e.id, $1, e.type, e.body FROM json_to_recordset($2::json) AS e (id uuid, type text, body text)
        RETURNING id

@@ -6,6 +6,7 @@ import PQueue from 'p-queue';
 import { boundWork } from '../../../db/bound-work.js';
 import type { Database } from '../../../db/client.js';
 import { json } from '../../../db/query.js';
+import { inWriteScope } from '../../../db/write-scope.js';
 import { AppError } from '../../../errors.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { touchAddonsShowingAsset } from '../../addons/asset-references.js';
@@ -139,11 +140,12 @@ export class ImageProcessor {
       if (priority === URGENT && !this.running.has(id) && !this.closed) this.raise(id);
       return existing;
     }
-    if (this.closed) return this.process(organizationId, id);
+    if (this.closed) return inWriteScope(organizationId, () => this.process(organizationId, id));
     const started = async () => {
       this.running.add(id);
       try {
-        await this.process(organizationId, id);
+        // Its writes are its organization's, whichever request's continuation the queue starts it in.
+        await inWriteScope(organizationId, () => this.process(organizationId, id));
       } finally {
         this.running.delete(id);
       }
