@@ -15,12 +15,12 @@ const PURGE_EVERY_MS = 60_000;
 /** Headers a replay repeats; the rest (request id, rate-limit counters) describe the new request. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
 /**
- * Only what ran is stored: a 2xx. Every refusal (400/401/403/404/409/413/422/429 — validation, auth, a
+ * Only what ran is stored: a 2xx, or the 303 that answers a form's post (the page's inquiry form). Every refusal (400/401/403/404/409/413/422/429 — validation, auth, a
  * missing parent, a conflict) is answered before the operation took effect: its work, if any, is rolled
  * back with the request's transaction, so nothing ran and the key is released. The client fixes the
  * request and retries with the same key (shared/DECISIONS.md, "Corrections"). A 5xx releases it too.
  */
-const stored = (status: number) => status >= 200 && status < 300;
+const stored = (status: number) => (status >= 200 && status < 300) || status === 303;
 
 interface Claim {
   scope: string;
@@ -51,13 +51,18 @@ declare module 'fastify' {
  */
 export function fingerprint(request: FastifyRequest): string {
   const type = String(request.headers['content-type'] ?? '');
+  const form = request.body instanceof URLSearchParams ? request.body : undefined;
   const body = type.toLowerCase().startsWith('multipart/')
     ? `multipart:${type.split(';')[0]!.trim().toLowerCase()}:${request.headers['content-length'] ?? '?'}`
-    : canonical(request.body ?? null);
+    : form
+      ? `form:${new URLSearchParams([...form].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toString()}`
+      : canonical(request.body ?? null);
   return createHash('sha256').update(`${request.method}\n${request.url}\n${body}`).digest('hex');
 }
 
 function readKey(request: FastifyRequest): string | undefined {
+  const fromBody = request.routeOptions.config?.idempotencyKey;
+  if (fromBody) return fromBody(request);
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !KEY_PATTERN.test(raw)) {
@@ -240,8 +245,9 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     if (!route.config?.idempotent) return;
     // Most calls carry no key: then the hooks call `done` at once, costing no promise (issue 14); a
     // hook that returns a promise instead is awaited by Fastify, as an async hook is.
+    const keyed = route.config?.idempotencyKey !== undefined;
     addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) =>
-      request.headers['idempotency-key'] === undefined ? done() : preHandler(request, reply),
+      !keyed && request.headers['idempotency-key'] === undefined ? done() : preHandler(request, reply),
     );
     addRouteHook(route, 'onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) =>
       request.idempotency ? onSend(request, reply, payload) : done(null, payload),

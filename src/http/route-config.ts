@@ -39,6 +39,11 @@ declare module 'fastify' {
     /** A creating POST: honours Idempotency-Key. */
     idempotent?: boolean;
     /**
+     * With `idempotent`: the key of a request that carries none in a header (a browser's form post: its
+     * hidden field, else one derived from what it sends); undefined: no key.
+     */
+    idempotencyKey?: (request: FastifyRequest) => string | undefined;
+    /**
      * Which rate-limit budget the route draws from; defaults by auth mode. A route with `auth: 'none'`
      * is metered only when it names one (the public page: `anonymous`, its form: `inquiry`).
      */

@@ -60,16 +60,16 @@ export const inquiriesRepository = {
   },
 
   /** Of the given ids, those that are apartments of the estate. */
-  async apartmentsOfEstate(db: Queryable, organizationId: string, estateId: string, ids: string[]): Promise<string[]> {
+  /** Which of `ids` are apartments of the estate, and their status (a HIDDEN one is not on its page). */
+  async apartmentsOfEstate(db: Queryable, organizationId: string, estateId: string, ids: string[]): Promise<Array<{ id: string; status: string }>> {
     if (ids.length === 0) return [];
-    const rows = await q(db)
+    return q(db)
       .selectFrom('apartments')
-      .select('id')
+      .select(['id', 'status'])
       .where('organizationId', '=', organizationId)
       .where('estateId', '=', estateId)
       .where('id', '=', anyUuid(ids))
       .execute();
-    return rows.map((r) => r.id);
   },
 
   insert(db: Queryable, row: Insertable<Inquiries>): Promise<InquiryRow> {

@@ -37,9 +37,12 @@ export class InquiriesService {
     const apartmentIds = [...new Set((input.apartmentIds ?? []).map((id) => id.toLowerCase()))];
     const problems: string[] = [];
     const valid = apartmentIds.filter(isUuid);
-    const found = new Set(await repo.apartmentsOfEstate(this.db, organizationId, estateId, valid));
+    const found = new Map((await repo.apartmentsOfEstate(this.db, organizationId, estateId, valid)).map((a) => [a.id, a.status]));
     const unknown = apartmentIds.filter((id) => !found.has(id));
     if (unknown.length > 0) problems.push(`apartmentIds must be apartments of this estate (unknown: ${unknown.slice(0, 10).join(', ')})`);
+    // A HIDDEN apartment is not on the estate's page: nobody can ask about it there, so nobody can here.
+    const hidden = apartmentIds.filter((id) => found.get(id) === 'HIDDEN');
+    if (hidden.length > 0) problems.push(`apartmentIds must be apartments the estate's page shows (hidden: ${hidden.slice(0, 10).join(', ')})`);
     const referralUserId = input.referralUserId ? input.referralUserId.toLowerCase() : null;
     if (referralUserId && !(isUuid(referralUserId) && (await loadMembers(this.db, organizationId, [referralUserId])).has(referralUserId))) {
       problems.push('referralUserId must be a member of the estate organization');

@@ -29,6 +29,13 @@ function words(statusCode: number, wait: string, form: boolean): { title: string
         }
       : { title: 'Please wait a moment', message: `Too many pages were requested from your connection. Please wait ${wait} and reload this page.` };
   }
+  // The same form posted again while its first post is still being stored (a double click): the key is busy.
+  if (statusCode === 409 && form)
+    return {
+      title: 'Your inquiry is already being sent',
+      message: 'The same inquiry was sent twice at once. Please wait a moment and send it again: it is stored only once.',
+      hint: BACK,
+    };
   if (statusCode === 404) return { title: 'Page not found', message: 'There is no published project at this address.' };
   if (statusCode === 413)
     return {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
@@ -167,6 +168,29 @@ function readForm(body: URLSearchParams): { input: Record<string, unknown>; stat
   return { input, state: { values, errors }, spam: (body.get(HONEYPOT) ?? '') !== '' };
 }
 
+/** The inline form's one-time key (a hidden field the browser code adds and fills: src/modules/pages/client/form.ts). */
+export const INQUIRY_KEY_FIELD = 'inquiryKey';
+const ONE_TIME_KEY = /^[A-Za-z0-9-]{16,64}$/;
+
+/**
+ * The Idempotency-Key of a form post (src/http/idempotency.ts): the browser code's one-time key, so a
+ * form sent again after a lost answer stores one inquiry; without JavaScript (the kept page cannot carry
+ * a key per visitor) the hash of the page and what the form says, so the same form sent twice (a double
+ * click, a reload of the post) is recognised as one. The scope is the client's IP, as for the API.
+ */
+function inquiryKeyOf(request: FastifyRequest): string | undefined {
+  const body = request.body instanceof URLSearchParams ? request.body : undefined;
+  if (!body) return undefined;
+  const given = body.get(INQUIRY_KEY_FIELD) ?? '';
+  if (ONE_TIME_KEY.test(given)) return `page-form:${given}`;
+  const slug = String((request.params as { slug?: unknown }).slug ?? '').toLowerCase();
+  const fields = [...body].filter(([name]) => name !== INQUIRY_KEY_FIELD && name !== HONEYPOT).map(([name, value]) => [name, value.trim()]);
+  fields.sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return `page-form-content:${createHash('sha256')
+    .update(JSON.stringify([slug, fields]))
+    .digest('hex')}`;
+}
+
 /** GET /p/{slug}, POST /p/{slug}/inquiry and the hashed files: the public web, outside the JSON API. */
 export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.pages;
@@ -213,7 +237,8 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/p/:slug/inquiry',
     {
-      config: { auth: 'none', rateLimitClass: 'inquiry', htmlError: pageErrorNotice },
+      // Idempotent by the form's one-time key: a second post of the same form replays the first answer.
+      config: { auth: 'none', rateLimitClass: 'inquiry', htmlError: pageErrorNotice, idempotent: true, idempotencyKey: inquiryKeyOf },
       schema: { hide: true, params: SlugParams },
     },
     async (request, reply) => {
@@ -224,12 +249,12 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!target) return sendPage(request, reply, service.notFound());
       const thanks = `/p/${target.slug}?sent=1#inquiry`;
       // A filled honeypot is answered as a success and stored nowhere: a bot learns nothing.
-      if (spam) return reply.code(303).header('location', thanks).send();
+      if (spam) return reply.code(303).header('location', thanks).send('');
       const about = state.values.apartmentIds?.[0] && isUuid(state.values.apartmentIds[0]) ? state.values.apartmentIds[0].toLowerCase() : null;
       if (Object.keys(state.errors).length === 0) {
         try {
           await app.services.inquiries.submit(target.estateId, input as never);
-          return reply.code(303).header('location', thanks).send();
+          return reply.code(303).header('location', thanks).send('');
         } catch (err) {
           if (!(err instanceof AppError) || err.statusCode !== 422) throw err;
           state.errors.apartmentIds = MESSAGES.apartmentIds;
