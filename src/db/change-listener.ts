@@ -60,9 +60,10 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
     c.on('end', () => client === c && lost());
     const probe = `${PROBE_PREFIX}${randomUUID()}`;
     let probeArrived: () => void = () => undefined;
+    let probeLost: () => void = () => undefined;
     const arrived = new Promise<boolean>((resolve) => {
       probeArrived = () => resolve(true);
-      setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref();
+      probeLost = () => resolve(false);
     });
     c.on('notification', (msg) => {
       if (!msg.payload) return;
@@ -74,6 +75,8 @@ export function listenForChanges(databaseUrl: string, db: Queryable, log: Fastif
       await c.connect();
       for (const channel of byChannel.keys()) await c.query(`LISTEN ${channel}`);
       await db.query('SELECT pg_notify($1, $2)', [probeChannel, probe]);
+      // Counted from the probe's commit, not from the start: connecting may take seconds on a busy host.
+      setTimeout(probeLost, PROBE_TIMEOUT_MS).unref();
       const ok = await arrived;
       if (closed) return void (await c.end());
       if (client !== c) return;
