@@ -117,3 +117,10 @@ export async function seedPage(t: TestApp, orgId: string, key: string, count = 2
 
   return { estateId, slug: setup.estate.slug, navigatorId, buildingId, apartments, captions, pois, downloads };
 }
+
+/** An urlencoded form body as the page's form posts it (a field given an array repeats, as checkboxes do). */
+export function formBody(fields: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const value of [v].flat()) params.append(k, value);
+  return params.toString();
+}

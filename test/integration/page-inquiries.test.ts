@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../src/storage/s3.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
-import { type SeededPage, seedPage } from '../helpers/page-seed.js';
+import { type SeededPage, formBody, seedPage } from '../helpers/page-seed.js';
 import { type Driver, s3Driver, s3rverOptions } from './assets-fixtures.js';
 
-const form = (fields: Record<string, string | string[]>) => {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields)) for (const value of [v].flat()) params.append(k, value);
-  return params.toString();
-};
+const form = formBody;
 
 /** The page's inquiry form sent twice stores one inquiry; nobody can ask about a HIDDEN home (issue 33). */
 describe('the page’s inquiry form: one inquiry per form, never about a hidden home', () => {

@@ -2,7 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/addon-kit.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
-import { HIDDEN_PRICE_CENTS, type SeededPage, UNSHOWN_PRICE_CENTS, seedPage } from '../helpers/page-seed.js';
+import { HIDDEN_PRICE_CENTS, type SeededPage, UNSHOWN_PRICE_CENTS, formBody, seedPage } from '../helpers/page-seed.js';
 
 /** Every way a price in cents could be written on a page: plain, grouped in several locales, as units. */
 function priceSpellings(cents: number): string[] {
@@ -15,11 +15,7 @@ function priceSpellings(cents: number): string[] {
   return [...out];
 }
 
-const form = (fields: Record<string, string | string[]>) => {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(fields)) for (const value of [v].flat()) params.append(k, value);
-  return params.toString();
-};
+const form = formBody;
 
 describe('the public page (issue 27)', () => {
   let t: TestApp;
