@@ -72,6 +72,8 @@ async function seed(base: string) {
     apartments: Array.from({ length: 2_000 }, (_, i) => benchApartment(i)),
   });
   const apartments = bulk.ids as string[];
+  // The outlines are drawn on a 1920 x 1080 render; the small 16:9 renders would otherwise size the overlay.
+  await must(base, 'PATCH', `/api/v1/navigator/${nav}`, key, { options: { overlayWidth: 1920, overlayHeight: 1080 } });
   const frames: string[] = [];
   for (let f = 0; f < FRAMES; f++) {
     const frame = await must(base, 'POST', `/api/v1/navigator/${nav}/images`, key, { assetId: await upload(base, key, f), angle: f * 10 });
@@ -87,6 +89,7 @@ async function seed(base: string) {
     referenceId: building.id,
     name: 'PUT target',
   });
+  await must(base, 'PATCH', `/api/v1/navigator/${nested.id}`, key, { options: { overlayWidth: 1920, overlayHeight: 1080 } });
   const target = await must(base, 'POST', `/api/v1/navigator/${nested.id}/images`, key, { assetId: await upload(base, key, 99), angle: 0 });
   // The renders' variants are made in the background: measured reads must not share the CPU with them.
   for (let i = 0; i < 1200; i++) {

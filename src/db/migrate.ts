@@ -3,6 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
 import type { Database, Queryable } from './client.js';
+import { DATA_STEPS } from './data-steps.js';
 
 const MIGRATIONS_DIR = path.join(projectRoot, 'migrations');
 // Any constant works; it only has to be the same for every instance of this service.
@@ -25,7 +26,9 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 }
 
 /**
- * Applies every migration not yet applied, each in its own transaction, in file order.
+ * Applies every migration not yet applied, each in its own transaction, in file order: its SQL, then
+ * its data step when it has one (data-steps.ts; `dataSteps` adds steps for a test's own migrations),
+ * in that transaction.
  * An applied migration whose file changed stops start-up: migrations are forward-only.
  *
  * On PostgreSQL every step takes a transaction-level advisory lock (pg_advisory_xact_lock) first and
@@ -34,7 +37,7 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
  * transaction pooling mode (a session lock taken through it could land on one server connection and
  * be released on another).
  */
-export async function migrate(db: Database, dir?: string): Promise<string[]> {
+export async function migrate(db: Database, dir?: string, dataSteps: typeof DATA_STEPS = {}): Promise<string[]> {
   const migrations = await loadMigrations(dir);
   const applied: string[] = [];
   const locked = <T>(fn: (tx: Queryable) => Promise<T>) =>
@@ -58,6 +61,7 @@ export async function migrate(db: Database, dir?: string): Promise<string[]> {
         const previous = done.get(m.version);
         if (previous === undefined) {
           for (const statement of splitStatements(m.sql)) await tx.query(statement);
+          await (dataSteps[m.version] ?? DATA_STEPS[m.version])?.(tx);
           await tx.query('INSERT INTO schema_migrations (version, checksum) VALUES ($1, $2)', [m.version, m.checksum]);
           return m.version;
         }

@@ -299,6 +299,7 @@ export interface Navigators {
   seoDescription: string | null;
   seoOgImage: string | null;
   seoTitle: string | null;
+  sizesSet: Generated<boolean>;
   type: string;
   updatedAt: Generated<string>;
 }

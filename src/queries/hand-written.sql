@@ -98,6 +98,35 @@ INSERT INTO navigator_pois (id, organization_id, frame_id, position, x, y, type,
   FROM json_to_recordset($3::json) AS p (id uuid, position integer, x double precision, y double precision, type text,
   panorama_id uuid, starting_panorama_id uuid);
 
+-- src/modules/navigators/rescale-step.ts
+
+-- navigators
+SELECT DISTINCT ON (f.navigator_id) n.id, n.options, a.width, a.height
+  FROM navigator_frames AS f
+  JOIN navigators AS n ON n.id = f.navigator_id
+  JOIN assets AS a ON a.id = f.asset_id
+  ORDER BY f.navigator_id, f.created_at, f.id;
+
+-- rescaleNavigatorsToRenderPixels
+UPDATE navigators SET sizes_set = true, updated_at = now(),
+  options = coalesce(options, '{}'::jsonb) || jsonb_build_object('sourceWidth', $2::int, 'sourceHeight', $3::int, 'overlayWidth', $2::int, 'overlayHeight', $3::int)
+  WHERE id = $1;
+
+-- shapes
+SELECT s.id, s.shape FROM navigator_shapes AS s JOIN navigator_frames AS f ON f.id = s.frame_id WHERE f.navigator_id = $1 ORDER BY s.id;
+
+-- rescale
+UPDATE navigator_shapes AS s SET shape = v.shape, max_x = v.max_x, max_y = v.max_y
+  FROM json_to_recordset($1::json) AS v (id uuid, shape text, max_x double precision, max_y double precision)
+  WHERE s.id = v.id;
+
+-- rescale
+UPDATE navigator_pois AS p
+  SET x = least(round((p.x * $2)::numeric, 3)::double precision, $4),
+  y = least(round((p.y * $3)::numeric, 3)::double precision, $5)
+  FROM navigator_frames AS f
+  WHERE f.id = p.frame_id AND f.navigator_id = $1;
+
 -- src/modules/webhooks/events.ts
 
 -- wakeWorkers

@@ -376,6 +376,22 @@ WHERE
   AND "navigator_id" = $2
   AND "angle" = $3;
 
+-- navigators.frameSizes
+SELECT
+  "f"."angle",
+  "a"."width",
+  "a"."height"
+FROM
+  "navigator_frames" AS "f"
+  INNER JOIN "assets" AS "a" ON "a"."id" = "f"."asset_id"
+WHERE
+  "f"."organization_id" = $1
+  AND "f"."navigator_id" = $2
+  AND "a"."width" IS NOT NULL
+  AND "a"."height" IS NOT NULL
+ORDER BY
+  "f"."angle";
+
 -- navigators.get
 SELECT
   *
@@ -395,6 +411,17 @@ WHERE
   AND "navigator_id" = $2
   AND "id" = $3;
 
+-- navigators.hasFrames
+SELECT
+  "id"
+FROM
+  "navigator_frames"
+WHERE
+  "organization_id" = $1
+  AND "navigator_id" = $2
+LIMIT
+  $3;
+
 -- navigators.hasNested
 SELECT
   "id"
@@ -404,6 +431,31 @@ WHERE
   "organization_id" = $1
   AND "parent_id" = $2
   AND "reference_id" = $3;
+
+-- navigators.homesOf
+SELECT
+  "id",
+  "name",
+  "external_id",
+  "status"
+FROM
+  "apartments"
+WHERE
+  "organization_id" = $1
+  AND "estate_id" = $2
+ORDER BY
+  "name";
+
+SELECT
+  "id",
+  "name"
+FROM
+  "buildings"
+WHERE
+  "organization_id" = $1
+  AND "estate_id" = $2
+ORDER BY
+  "name";
 
 -- navigators.insert
 INSERT INTO

@@ -19,7 +19,7 @@ export const STATUSES = ['ACTIVE', 'BOOKED', 'SOLD', 'HIDDEN'] as const;
 export const APARTMENTS = 22;
 const FRAME = { width: 1600, height: 900 };
 
-async function call(base: string, method: string, url: string, key: string, body?: unknown) {
+export async function call(base: string, method: string, url: string, key: string, body?: unknown) {
   const res = await fetch(base + url, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -31,7 +31,7 @@ async function call(base: string, method: string, url: string, key: string, body
   return (text ? JSON.parse(text) : undefined) as any;
 }
 
-async function upload(base: string, key: string, bytes: Buffer, type: string, name: string): Promise<{ id: string; src: string }> {
+export async function upload(base: string, key: string, bytes: Buffer, type: string, name: string): Promise<{ id: string; src: string }> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
   const res = await fetch(`${base}/api/v1/asset/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });

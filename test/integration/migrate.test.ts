@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { DATA_STEPS } from '../../src/db/data-steps.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { TEST_DATABASE, createTestDatabaseUrl } from '../helpers/database.js';
 
@@ -53,6 +54,31 @@ describe(`migration runner on ${TEST_DATABASE}`, () => {
     await expect(migrate(db, dir)).rejects.toThrow();
     expect((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version)).toEqual(['0001_first']);
     expect(await db.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'u'")).toEqual([]);
+  });
+
+  it('a data step runs after its migration’s SQL, in its transaction, once; a failing one leaves nothing behind', async () => {
+    await writeFile(path.join(dir, '0001_first.sql'), 'CREATE TABLE t (v text NOT NULL);\n');
+    await writeFile(path.join(dir, '0002_data.sql'), "INSERT INTO t (v) VALUES ('sql');\n");
+    let runs = 0;
+    const steps = {
+      '0002_data': async (tx: { query(sql: string): Promise<unknown> }) => {
+        runs++;
+        await tx.query("UPDATE t SET v = v || ' then step'");
+        if (runs === 1) throw new Error('step failed');
+      },
+    };
+    await expect(migrate(db, dir, steps)).rejects.toThrow(/step failed/);
+    expect(await db.query('SELECT v FROM t')).toEqual([]);
+    expect(await migrate(db, dir, steps)).toEqual(['0002_data']);
+    expect(await migrate(db, dir, steps)).toEqual([]);
+    expect(runs).toBe(2);
+    expect(await db.query('SELECT v FROM t')).toEqual([{ v: 'sql then step' }]);
+  });
+
+  it('every shipped data step belongs to a shipped migration', async () => {
+    const versions = (await loadMigrations()).map((m) => m.version);
+    expect(Object.keys(DATA_STEPS).length).toBeGreaterThan(0);
+    for (const version of Object.keys(DATA_STEPS)) expect(versions).toContain(version);
   });
 
   it('instances starting together apply each migration once (a transaction-level lock, PgBouncer-safe)', async () => {

@@ -120,9 +120,10 @@ describe('navigator shapes, POIs and theme', () => {
   it('the overlay cannot shrink below the shapes (409); shapes are checked against the current overlay', async () => {
     await call(t, 'PUT', shapesUrl, a.key, [{ referenceType: 'apartment', referenceId: apartment, shape: 'M0 0L1500 900' }], 200);
     const url = `/api/v1/navigator/${nav}`;
-    expectError(await t.request({ method: 'PATCH', url, key: a.key, body: { options: { overlayWidth: 1000 } } }), 409, /overlayWidth/);
-    await call(t, 'PATCH', url, a.key, { options: { overlayWidth: 4000, overlayHeight: 3000 } }, 200);
-    await call(t, 'PUT', shapesUrl, a.key, [{ referenceType: 'apartment', referenceId: apartment, shape: 'M0 0L3999 2999' }], 200);
+    // (The same aspect ratio as the frame's 1920 × 1080 render: another one is 422, navigator-render-pixels.test.ts.)
+    expectError(await t.request({ method: 'PATCH', url, key: a.key, body: { options: { overlayWidth: 960, overlayHeight: 540 } } }), 409, /overlayWidth/);
+    await call(t, 'PATCH', url, a.key, { options: { overlayWidth: 3840, overlayHeight: 2160 } }, 200);
+    await call(t, 'PUT', shapesUrl, a.key, [{ referenceType: 'apartment', referenceId: apartment, shape: 'M0 0L3839 2159' }], 200);
     await call(t, 'PUT', shapesUrl, a.key, [], 200);
     await call(t, 'PATCH', url, a.key, { options: { overlayWidth: 1920, overlayHeight: 1080 } }, 200);
   });

@@ -38,6 +38,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/navigator/{id}/images': 'createNavigatorImage',
   'PATCH /api/v1/navigator/{id}/images/{imageId}': 'updateNavigatorImage',
   'DELETE /api/v1/navigator/{id}/images/{imageId}': 'deleteNavigatorImage',
+  'GET /api/v1/navigator/{id}/images/{imageId}/shapes': 'getNavigatorImageShapes',
   'PUT /api/v1/navigator/{id}/images/{imageId}/shapes': 'setNavigatorImageShapes',
   'PUT /api/v1/navigator/{id}/images/{imageId}/pois': 'setNavigatorImagePois',
 

@@ -1,11 +1,13 @@
 import type { Database, Queryable } from '../../db/client.js';
 import { q } from '../../db/query.js';
 import { conflict, notFound } from '../../errors.js';
+import { etagOf, requireIfMatch } from '../../http/etag.js';
 import { isUuid, newId } from '../../ids.js';
 import type { AssetUrlPrefixes } from '../addons/assets.js';
 import { optionsOf } from './document.js';
 import { type FrameRow, navigatorsRepository as repo } from './repository.js';
 import type { NavigatorImage, PoiInput, ShapeInput } from './schemas.js';
+import { type PixelSize, aspectProblem, sizedTo } from './sizes.js';
 import { failWith, preparePois, prepareShapes, referenceProblems } from './validate.js';
 import { navigatorWrite } from './write.js';
 
@@ -23,7 +25,7 @@ export type UpdateFrameInput = Partial<CreateFrameInput>;
 const angleName = (angle: number) => `${angle}°`;
 
 /** An image asset of the organization whose size is known (a viewer needs it to lay shapes over it). */
-async function requireFrameAsset(db: Queryable, organizationId: string, assetId: string): Promise<string> {
+async function requireFrameAsset(db: Queryable, organizationId: string, assetId: string): Promise<PixelSize & { id: string }> {
   const asset = isUuid(assetId)
     ? await q(db)
         .selectFrom('assets')
@@ -39,8 +41,17 @@ async function requireFrameAsset(db: Queryable, organizationId: string, assetId:
   if (!asset.mimeType.toLowerCase().startsWith('image/') || asset.width === null || asset.height === null) {
     failWith([`assetId must be an image asset with known width and height (asset ${asset.id} is ${asset.mimeType})`]);
   }
-  return asset.id;
+  return { id: asset.id, width: asset.width, height: asset.height };
 }
+
+/** A frame's shapes as the API shows them, and their ETag (what If-Match of the shapes PUT names). */
+export interface FrameShapes {
+  shapes: NavigatorImage['shapes'];
+  etag: string;
+}
+
+/** The ETag of a frame's shapes: the canonical JSON of the list (ids included: every PUT makes new ones). */
+export const shapesEtag = (shapes: NavigatorImage['shapes']) => etagOf(shapes);
 
 /** Frames ("images" in the API) of a navigator, and their shapes and POIs. */
 export class NavigatorFrames {
@@ -62,14 +73,22 @@ export class NavigatorFrames {
 
   create(organizationId: string, navigatorId: string, input: CreateFrameInput): Promise<NavigatorImage> {
     return navigatorWrite(this.db, organizationId, navigatorId, async (tx, navigator) => {
-      const assetId = await requireFrameAsset(tx, organizationId, input.assetId);
+      const asset = await requireFrameAsset(tx, organizationId, input.assetId);
       await this.requireFreeAngle(tx, organizationId, navigator.id, input.angle);
+      const options = optionsOf(navigator);
+      // The first frame of a navigator nobody sized sets its sizes: shapes are drawn in its pixels.
+      if (!navigator.sizesSet && !(await repo.hasFrames(tx, organizationId, navigator.id))) {
+        await repo.update(tx, organizationId, navigator.id, { options: sizedTo(options, asset), sizesSet: true });
+      } else {
+        const problem = aspectProblem('assetId', asset, options);
+        if (problem) failWith([problem]);
+      }
       const id = newId();
       await repo.insertFrame(tx, {
         id,
         organizationId,
         navigatorId: navigator.id,
-        assetId,
+        assetId: asset.id,
         angle: input.angle,
         name: input.name?.trim() || angleName(input.angle),
         isMarketingStop: input.isMarketingStop ?? false,
@@ -83,7 +102,14 @@ export class NavigatorFrames {
     return navigatorWrite(this.db, organizationId, navigatorId, async (tx, navigator) => {
       const frame = await this.requireFrame(tx, organizationId, navigator.id, frameId);
       const fields: Parameters<typeof repo.updateFrame>[3] = {};
-      if (input.assetId !== undefined) fields.assetId = await requireFrameAsset(tx, organizationId, input.assetId);
+      if (input.assetId !== undefined) {
+        const asset = await requireFrameAsset(tx, organizationId, input.assetId);
+        if (asset.id !== frame.assetId) {
+          const problem = aspectProblem('assetId', asset, optionsOf(navigator));
+          if (problem) failWith([problem]);
+        }
+        fields.assetId = asset.id;
+      }
       if (input.angle !== undefined) {
         await this.requireFreeAngle(tx, organizationId, navigator.id, input.angle, frame.id);
         fields.angle = input.angle;
@@ -103,14 +129,26 @@ export class NavigatorFrames {
     });
   }
 
+  /** A frame's shapes as stored now, with their ETag (the shape editor's reload, and what a conflict shows). */
+  async shapes(organizationId: string, navigatorId: string, frameId: string): Promise<FrameShapes> {
+    if (!isUuid(navigatorId)) throw notFound('Navigator', navigatorId);
+    const navigator = await repo.get(this.db, organizationId, navigatorId);
+    if (!navigator) throw notFound('Navigator', navigatorId);
+    const frame = await this.requireFrame(this.db, organizationId, navigator.id, frameId);
+    const { shapes } = await repo.frame(this.db, organizationId, frame.id, this.prefixes);
+    return { shapes, etag: shapesEtag(shapes) };
+  }
+
   /**
    * Replaces a frame's shapes. Every path is parsed and normalised against the navigator's overlay,
    * every reference must be an apartment or building of the navigator's estate; any bad item is a
-   * 422 naming `[i].field` and nothing is stored.
+   * 422 naming `[i].field` and nothing is stored. With `ifMatch`, only while the frame's shapes are
+   * still those that ETag names (412 otherwise: someone else saved since).
    */
-  replaceShapes(organizationId: string, navigatorId: string, frameId: string, items: ShapeInput[]): Promise<NavigatorImage> {
+  replaceShapes(organizationId: string, navigatorId: string, frameId: string, items: ShapeInput[], ifMatch?: string): Promise<NavigatorImage> {
     return navigatorWrite(this.db, organizationId, navigatorId, async (tx, navigator) => {
       const frame = await this.requireFrame(tx, organizationId, navigator.id, frameId);
+      await requireIfMatch(ifMatch, async () => (await repo.frame(tx, organizationId, frame.id, this.prefixes)).shapes);
       const { overlayWidth, overlayHeight } = optionsOf(navigator);
       const { records, problems } = prepareShapes(items, overlayWidth, overlayHeight);
       const idsOf = (type: string) => [...new Set(items.filter((i) => i.referenceType === type && isUuid(i.referenceId)).map((i) => i.referenceId))];

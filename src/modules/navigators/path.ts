@@ -32,6 +32,7 @@ interface ParsedPath {
   unshort(): ParsedPath;
   unarc(): ParsedPath;
   round(precision: number): ParsedPath;
+  scale(sx: number, sy: number): ParsedPath;
   toString(): string;
 }
 const parse = svgpath as unknown as (path: string) => ParsedPath;
@@ -83,3 +84,13 @@ export function normalisePath(text: string, width: number, height: number): Path
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/**
+ * Stored path data scaled by sx × sy about the origin (arcs keep their shape: svgpath rewrites their
+ * radii and rotation), normalised again; its extent is not checked against any overlay.
+ */
+export function scalePath(path: string, sx: number, sy: number): PathResult {
+  const parsed = parse(path);
+  if (parsed.err) return { ok: false, problem: `is not SVG path data (${parsed.err.replace(/^SvgPath: /, '')})` };
+  return normalisePath(parsed.scale(sx, sy).toString(), Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+}

@@ -6,6 +6,7 @@ import { anyUuid, json, q } from '../../db/query.js';
 import type { DB, NavigatorFrames, NavigatorPois, NavigatorShapes, Navigators } from '../../db/schema.js';
 import { jsonList } from '../addons/addon-service.js';
 import { type AssetUrlPrefixes, assetJson } from '../addons/assets.js';
+import type { Reference } from '../shape-editor/index.js';
 import type { Navigator, NavigatorImage, NavigatorOptions } from './schemas.js';
 
 export type NavigatorRow = Selectable<Navigators>;
@@ -205,6 +206,31 @@ export const navigatorsRepository = {
       .executeTakeFirst();
   },
 
+  async hasFrames(db: Queryable, organizationId: string, navigatorId: string): Promise<boolean> {
+    const row = await q(db)
+      .selectFrom('navigatorFrames')
+      .select('id')
+      .where('organizationId', '=', organizationId)
+      .where('navigatorId', '=', navigatorId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Each frame's angle and its image's pixel size (what new overlay sizes must match). */
+  frameSizes(db: Queryable, organizationId: string, navigatorId: string): Promise<Array<{ angle: number; width: number; height: number }>> {
+    return q(db)
+      .selectFrom('navigatorFrames as f')
+      .innerJoin('assets as a', 'a.id', 'f.assetId')
+      .select(['f.angle', 'a.width', 'a.height'])
+      .where('f.organizationId', '=', organizationId)
+      .where('f.navigatorId', '=', navigatorId)
+      .where('a.width', 'is not', null)
+      .where('a.height', 'is not', null)
+      .orderBy('f.angle')
+      .execute() as Promise<Array<{ angle: number; width: number; height: number }>>;
+  },
+
   /** The frame of the navigator at this angle, if any. */
   frameAt(db: Queryable, organizationId: string, navigatorId: string, angle: number): Promise<FrameRow | undefined> {
     return q(db)
@@ -300,6 +326,28 @@ export const navigatorsRepository = {
       .where('id', '=', anyUuid(ids))
       .execute();
     return new Set(rows.map((r) => r.id));
+  },
+
+  /** The estate's apartments (name, externalId, status) and buildings (name): what a shape or an imported file may name. */
+  async homesOf(db: Queryable, organizationId: string, estateId: string): Promise<Reference[]> {
+    const apartments = await q(db)
+      .selectFrom('apartments')
+      .select(['id', 'name', 'externalId', 'status'])
+      .where('organizationId', '=', organizationId)
+      .where('estateId', '=', estateId)
+      .orderBy('name')
+      .execute();
+    const buildings = await q(db)
+      .selectFrom('buildings')
+      .select(['id', 'name'])
+      .where('organizationId', '=', organizationId)
+      .where('estateId', '=', estateId)
+      .orderBy('name')
+      .execute();
+    return [
+      ...apartments.map((a) => ({ referenceType: 'apartment' as const, referenceId: a.id, name: a.name, externalId: a.externalId, status: a.status })),
+      ...buildings.map((b) => ({ referenceType: 'building' as const, referenceId: b.id, name: b.name })),
+    ];
   },
 
   async panoramasOf(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Set<string>> {

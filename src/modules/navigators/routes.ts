@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { sendCompressible } from '../../http/compression.js';
-import { ETAG_HEADER, IfMatchHeaders, etagOf, ifNoneMatchHits } from '../../http/etag.js';
+import { ETAG_HEADER, IfMatchHeaders, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
 import { IdParams, dropIgnored, partnerErrors } from '../../http/schemas.js';
+import { shapesEtag } from './frames.js';
 import {
   CreateImageBody,
   CreateNavigatorBody,
@@ -14,6 +15,7 @@ import {
   NavigatorImageSchema,
   NavigatorSchema,
   PoisBody,
+  ShapeSchema,
   ShapesBody,
   UpdateImageBody,
   UpdateNavigatorBody,
@@ -23,6 +25,8 @@ import type { ServedDocument } from './service.js';
 /** 2,000 shapes of detailed outlines are larger than the 1 MB JSON limit of other routes. */
 const SHAPES_BODY_LIMIT = 4 * 1024 * 1024;
 const IMAGE_IGNORED = ['id', 'imageUrl', 'asset', 'shapes', 'pois', 'createdAt'];
+/** The ETag of a frame's shapes (GET and PUT …/shapes): what the next PUT sends in If-Match. */
+const SHAPES_ETAG = { ETag: { type: 'string', description: 'Strong ETag of the frame’s shapes; send it back in If-Match of the shapes PUT' } };
 
 /** A cached read: its bytes as they are, its ETag, 304 when If-None-Match names it. */
 function sendDocument(request: FastifyRequest, reply: FastifyReply, doc: ServedDocument<unknown>) {
@@ -174,6 +178,31 @@ export const navigatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.get(
+    '/navigator/:id/images/:imageId/shapes',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Read a frame’s shapes as stored now, with the ETag that If-Match of the shapes PUT names',
+        security,
+        params: ImageParams,
+        response: {
+          200: Type.Array(ShapeSchema, { description: 'The frame’s shapes, in their order', headers: SHAPES_ETAG }),
+          304: NOT_MODIFIED,
+          ...partnerErrors(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, imageId } = request.params;
+      const { shapes, etag } = await service.frames.shapes(requireAuth(request).organizationId, id, imageId);
+      reply.header('etag', etag);
+      if (ifNoneMatchHits(request.headers['if-none-match'], etag)) return reply.code(304).send(null);
+      return shapes;
+    },
+  );
+
   app.put(
     '/navigator/:id/images/:imageId/shapes',
     {
@@ -181,16 +210,19 @@ export const navigatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'partner' },
       schema: {
         tags,
-        summary: 'Replace a frame’s shapes: SVG path data in overlay coordinates, each pointing at an apartment or building of the estate',
+        summary:
+          'Replace a frame’s shapes: SVG path data in overlay coordinates (the renders’ pixels), each pointing at an apartment or building of the estate; with If-Match, only while the shapes are those it names',
         security,
         params: ImageParams,
+        headers: IfMatchHeaders,
         body: ShapesBody,
-        response: { 200: Image, ...partnerErrors(413) },
+        response: { 200: { ...Image, headers: SHAPES_ETAG }, ...partnerErrors(412, 413) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id, imageId } = request.params;
-      return service.frames.replaceShapes(requireAuth(request).organizationId, id, imageId, request.body);
+      const frame = await service.frames.replaceShapes(requireAuth(request).organizationId, id, imageId, request.body, request.headers['if-match']);
+      return reply.header('etag', shapesEtag(frame.shapes)).send(frame);
     },
   );
 

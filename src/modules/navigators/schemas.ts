@@ -89,10 +89,12 @@ const ThemeInput = Type.Object(
 );
 
 const optionProperties = {
-  sourceWidth: Pixels('Width of the source renders, pixels'),
-  sourceHeight: Pixels('Height of the source renders, pixels'),
-  overlayWidth: Pixels('Width of the coordinate space of shapes and POIs'),
-  overlayHeight: Pixels('Height of the coordinate space of shapes and POIs'),
+  sourceWidth: Pixels('Width of the source renders, pixels; set to the first frame’s image width unless set before'),
+  sourceHeight: Pixels('Height of the source renders, pixels; set to the first frame’s image height unless set before'),
+  overlayWidth: Pixels(
+    'Width of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image width unless set before; every frame’s image has the overlay’s aspect ratio within 1%)',
+  ),
+  overlayHeight: Pixels('Height of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image height unless set before)'),
   startingAngle: Angle('Angle shown first, degrees'),
   minimalSidebarWidthPercent: Type.Number({ minimum: 0, maximum: 100 }),
   northFrameIndex: Type.Integer({ minimum: 0, maximum: 10_000, description: 'Index (by angle) of the frame that faces north' }),
@@ -136,7 +138,7 @@ export type NavigatorOptions = Static<typeof OptionsSchema>;
 
 export const REFERENCE_TYPES = ['apartment', 'building'] as const;
 
-const ShapeSchema = Type.Object(
+export const ShapeSchema = Type.Object(
   {
     id: Type.String(),
     name: Nullable(Type.String()),
@@ -231,7 +233,9 @@ const Label = () => Nullable(Type.String({ maxLength: LIMITS.shortText }));
 
 export const CreateImageBody = Type.Object(
   {
-    assetId: Id('An image asset of the organization with known width and height'),
+    assetId: Id(
+      'An image asset of the organization with known width and height, with the overlay’s aspect ratio within 1% (the navigator’s first frame sets the sizes instead, unless they were set)',
+    ),
     angle: Angle('Degrees, 0 <= angle < 360; one frame per angle'),
     name: Type.Optional(Type.String({ maxLength: LIMITS.name, description: 'Defaults to the angle, e.g. "90°"' })),
     isMarketingStop: Type.Optional(Type.Boolean()),
@@ -242,7 +246,7 @@ export const CreateImageBody = Type.Object(
 
 export const UpdateImageBody = withIgnored(
   {
-    assetId: Type.Optional(Id('An image asset of the organization with known width and height')),
+    assetId: Type.Optional(Id('An image asset of the organization with known width and height, with the overlay’s aspect ratio within 1%')),
     angle: Type.Optional(Angle('Degrees, 0 <= angle < 360; one frame per angle')),
     name: Type.Optional(Type.String({ maxLength: LIMITS.name })),
     isMarketingStop: Type.Optional(Type.Boolean()),

@@ -14,6 +14,8 @@ import { assemble, optionsOf } from './document.js';
 import { NavigatorFrames } from './frames.js';
 import { type NavigatorRow, defaultNavigatorOptions, navigatorsRepository as repo } from './repository.js';
 import type { Navigator, OptionsInput } from './schemas.js';
+import { SIZE_KEYS, overlayProblem } from './sizes.js';
+import { NavigatorSvgImport } from './svg-import.js';
 import { failWith, mergeOptions, normaliseTheme, requireOverlayHolds } from './validate.js';
 import { navigatorEventData, navigatorWrite } from './write.js';
 
@@ -62,6 +64,8 @@ export class NavigatorsService {
    */
   readonly documents: ReadCache<ServedDocument<Navigator> | ServedDocument<Navigator[]>>;
   readonly frames: NavigatorFrames;
+  /** The SVG import on the server (the shape editor's no-script path). */
+  readonly svgImport: NavigatorSvgImport;
   private readonly prefixes: AssetUrlPrefixes;
 
   constructor(
@@ -78,6 +82,7 @@ export class NavigatorsService {
     });
     this.prefixes = { original: assetSrc(config, storage, ''), files: `${config.publicUrl}/files/` };
     this.frames = new NavigatorFrames(db, this.prefixes);
+    this.svgImport = new NavigatorSvgImport(db, this.frames);
   }
 
   /** The navigator with its nested ones, as stored now (inside a write's transaction). */
@@ -150,10 +155,16 @@ export class NavigatorsService {
       if (options) {
         const current = optionsOf(row);
         const merged = mergeOptions(current, options);
+        if (merged.overlayWidth !== current.overlayWidth || merged.overlayHeight !== current.overlayHeight) {
+          const problem = overlayProblem(merged, await repo.frameSizes(tx, organizationId, row.id));
+          if (problem) failWith([problem]);
+        }
         if (merged.overlayWidth < current.overlayWidth || merged.overlayHeight < current.overlayHeight) {
           requireOverlayHolds(merged, await repo.extent(tx, organizationId, row.id));
         }
         fields.options = merged;
+        // Sizes someone chose are kept: the first frame no longer sets them.
+        if (SIZE_KEYS.some((key) => options[key] !== undefined)) fields.sizesSet = true;
       }
       await repo.update(tx, organizationId, row.id, fields);
       return this.build(tx, organizationId, row);

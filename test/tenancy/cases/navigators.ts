@@ -54,6 +54,7 @@ export const navigatorCases: ModuleCases = {
       foreign: 404,
       request: async (w) => ({ url: `${n(w)}/images/${await created(w, `${n(w)}/images`, { assetId: await image(w), angle: nextAngle() })}` }),
     },
+    'GET /api/v1/navigator/:id/images/:imageId/shapes': { foreign: 404, request: (w) => ({ url: `${frameUrl(w)}/shapes` }) },
     'PUT /api/v1/navigator/:id/images/:imageId/shapes': {
       foreign: 404,
       request: (w) => ({ url: `${frameUrl(w)}/shapes`, body: [{ referenceType: 'building', referenceId: w.ids.navBuilding, shape: 'M0 0L10 10Z' }] }),

@@ -339,10 +339,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
         /**
-         * Replace a frame’s shapes: SVG path data in overlay coordinates, each pointing at an apartment or building of the estate
-         * @description Replace a frame’s shapes: SVG path data in overlay coordinates, each pointing at an apartment or building of the estate. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         * Read a frame’s shapes as stored now, with the ETag that If-Match of the shapes PUT names
+         * @description Read a frame’s shapes as stored now, with the ETag that If-Match of the shapes PUT names. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         */
+        get: operations["getNavigatorImageShapes"];
+        /**
+         * Replace a frame’s shapes: SVG path data in overlay coordinates (the renders’ pixels), each pointing at an apartment or building of the estate; with If-Match, only while the shapes are those it names
+         * @description Replace a frame’s shapes: SVG path data in overlay coordinates (the renders’ pixels), each pointing at an apartment or building of the estate; with If-Match, only while the shapes are those it names. Needs an organization API key with the `write` scope; another organization's resources answer 404.
          */
         put: operations["setNavigatorImageShapes"];
         post?: never;
@@ -2597,13 +2601,13 @@ export interface components {
          * @description Viewer options (sizes, panels, theme)
          */
         NavigatorOptions: {
-            /** @description Width of the source renders, pixels */
+            /** @description Width of the source renders, pixels; set to the first frame’s image width unless set before */
             sourceWidth: number;
-            /** @description Height of the source renders, pixels */
+            /** @description Height of the source renders, pixels; set to the first frame’s image height unless set before */
             sourceHeight: number;
-            /** @description Width of the coordinate space of shapes and POIs */
+            /** @description Width of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image width unless set before; every frame’s image has the overlay’s aspect ratio within 1%) */
             overlayWidth: number;
-            /** @description Height of the coordinate space of shapes and POIs */
+            /** @description Height of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image height unless set before) */
             overlayHeight: number;
             /** @description Angle shown first, degrees */
             startingAngle: number;
@@ -3989,13 +3993,13 @@ export interface operations {
                     seoOgImage?: string | null;
                     isPreview?: boolean;
                     options?: {
-                        /** @description Width of the source renders, pixels */
+                        /** @description Width of the source renders, pixels; set to the first frame’s image width unless set before */
                         sourceWidth?: number;
-                        /** @description Height of the source renders, pixels */
+                        /** @description Height of the source renders, pixels; set to the first frame’s image height unless set before */
                         sourceHeight?: number;
-                        /** @description Width of the coordinate space of shapes and POIs */
+                        /** @description Width of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image width unless set before; every frame’s image has the overlay’s aspect ratio within 1%) */
                         overlayWidth?: number;
-                        /** @description Height of the coordinate space of shapes and POIs */
+                        /** @description Height of the coordinate space of shapes and POIs: the renders’ pixels (set to the first frame’s image height unless set before) */
                         overlayHeight?: number;
                         /** @description Angle shown first, degrees */
                         startingAngle?: number;
@@ -4117,7 +4121,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description An image asset of the organization with known width and height */
+                    /** @description An image asset of the organization with known width and height, with the overlay’s aspect ratio within 1% (the navigator’s first frame sets the sizes instead, unless they were set) */
                     assetId: string;
                     /** @description Degrees, 0 <= angle < 360; one frame per angle */
                     angle: number;
@@ -4211,7 +4215,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description An image asset of the organization with known width and height */
+                    /** @description An image asset of the organization with known width and height, with the overlay’s aspect ratio within 1% */
                     assetId?: string;
                     /** @description Degrees, 0 <= angle < 360; one frame per angle */
                     angle?: number;
@@ -4261,10 +4265,65 @@ export interface operations {
             507: components["responses"]["InsufficientStorage"];
         };
     };
-    setNavigatorImageShapes: {
+    getNavigatorImageShapes: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                id: string;
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame’s shapes, in their order */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NavigatorShape"][];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    setNavigatorImageShapes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of a previous GET or PATCH; the change is made only if one is current (412 otherwise). `*` matches any. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
                 imageId: string;
@@ -4304,6 +4363,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Vary: components["headers"]["Vary"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4320,6 +4380,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

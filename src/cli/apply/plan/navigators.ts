@@ -5,6 +5,7 @@
  */
 import { must } from '../../../../clients/typescript/src/index.js';
 import { normalisePath } from '../../../modules/navigators/path.js';
+import { SIZE_KEYS } from '../../../modules/navigators/sizes.js';
 import { normaliseColour } from '../../../modules/navigators/theme.js';
 import type { ManifestFrame, ManifestNavigator, ManifestNested, ManifestShape } from '../manifest-navigator.js';
 import type { Manifest } from '../manifest.js';
@@ -17,14 +18,18 @@ type Declared = ManifestNavigator | ManifestNested;
 /** A declared theme value as the service stores it (a colour it cannot read stays as written: the PATCH will say why). */
 const themeValue = (key: string, value: string | null) => (value === null || key === 'fontFamily' ? value : (normaliseColour(value) ?? value));
 
-/** The options keys that differ from the navigator's, the theme key by key. */
-function optionChanges(declared: Declared['options'], current: Navigator['options'] | undefined) {
+/**
+ * The options keys that differ from the navigator's, the theme key by key. `sendSizes`: declared sizes
+ * are sent even when equal to the navigator's (still its defaults), so that its first frame, about to
+ * be created, does not replace them with its image's pixels.
+ */
+function optionChanges(declared: Declared['options'], current: Navigator['options'] | undefined, sendSizes: boolean) {
   const details: string[] = [];
   const changed: Record<string, unknown> = {};
   const { customTheme, ...rest } = declared ?? {};
   const now = (current ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(rest)) {
-    if (value === undefined || same(value, now[key])) continue;
+    if (value === undefined || (same(value, now[key]) && !(sendSizes && (SIZE_KEYS as readonly string[]).includes(key)))) continue;
     details.push(`options.${key}: ${show(now[key])} -> ${show(value)}`);
     changed[key] = value;
   }
@@ -104,7 +109,8 @@ function planOne(ctx: PlanContext, manifest: Manifest, label: string, declared: 
     { seoTitle: declared.seoTitle, seoDescription: declared.seoDescription, seoOgImage: declared.seoOgImage, isPreview: declared.isPreview },
     (current ?? {}) as Record<string, unknown>,
   );
-  const options = optionChanges(declared.options, current?.options);
+  const firstFrames = (declared.frames?.length ?? 0) > 0 && (current?.images.length ?? 0) === 0;
+  const options = optionChanges(declared.options, current?.options, firstFrames);
   if (details.length + options.details.length > 0) {
     ctx.change('~', `update ${label}`, [...details, ...options.details]);
     const body = { ...changed, ...(Object.keys(options.changed).length > 0 ? { options: options.changed } : {}) };
