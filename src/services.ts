@@ -6,6 +6,7 @@ import { ApartmentsService } from './modules/apartments/service.js';
 import { ImageProcessor } from './modules/assets/images/processor.js';
 import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
+import { DomainsService } from './modules/domains/service.js';
 import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
 import { NavigatorsService } from './modules/navigators/service.js';
@@ -27,6 +28,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
   const apartments = new ApartmentsService(deps.db, caching);
   const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
   const addons = createAddonServices(deps, caching);
+  const domains = new DomainsService(deps.db, deps.config, log);
   return {
     caching,
     organizations: new OrganizationsService(deps.db, caching.store),
@@ -39,7 +41,19 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     navigators,
     assets,
     addons,
-    pages: new PagesService({ db: deps.db, config: deps.config, storage: deps.storage, caching, estates, navigators, apartments, assets, addons }),
+    pages: new PagesService({
+      db: deps.db,
+      config: deps.config,
+      storage: deps.storage,
+      caching,
+      estates,
+      navigators,
+      apartments,
+      assets,
+      addons,
+      domains: domains.directory,
+    }),
     webhooks: new WebhooksService(deps.db, deps.config),
+    domains,
   };
 }
