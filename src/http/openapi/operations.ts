@@ -131,7 +131,10 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Estates', description: 'Estates (projects) and quick setup' },
   { name: 'Navigators', description: 'The published viewer: frames of the project at angles, shapes that point at apartments, the theme' },
   { name: 'Public page', description: 'The estate’s published page at /p/{slug}: its settings and preview links' },
-  { name: 'Domains', description: 'The estate’s page at its own hostname: the TXT record that proves it, verification, the certificate check of the reverse proxy' },
+  {
+    name: 'Domains',
+    description: 'The estate’s page at its own hostname: the TXT record that proves it, verification, the certificate check of the reverse proxy',
+  },
   { name: 'Buildings', description: 'Buildings of an estate' },
   { name: 'Apartments', description: 'Apartments: one by one, in bulk, upserted by externalId, and their change feed' },
   { name: 'Assets', description: 'Uploaded or downloaded files and the URLs that serve them' },
