@@ -166,9 +166,29 @@ describe('your own domain: routing by Host, the TLS ask, re-verification (issue 
     // Health answers on any host (probes); the service's own hosts keep everything.
     expect((await on('unknown.example.net', '/health')).statusCode).toBe(200);
     expect((await on(HOST, '/health')).statusCode).toBe(200);
-    for (const host of ['pages.publisher.example', 'localhost:3000', '127.0.0.1:3000', '[::1]:3000']) {
+    for (const host of ['pages.publisher.example', 'localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'api-1:3000']) {
       expect((await t.request({ method: 'GET', url: `/api/v1/estates/${seed.estateId}/domains`, key: a.key, headers: { host } })).statusCode, host).toBe(200);
     }
+  });
+
+  it('an unknown host answered before its body arrived does not keep the connection for the rest of it', async () => {
+    const net = await import('node:net');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => {
+      received += d.toString();
+    });
+    socket.write('POST /inquiry HTTP/1.1\r\nHost: unknown.example.net\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nname=');
+    const closed = await new Promise<boolean>((resolve) => {
+      socket.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 10_000).unref();
+    });
+    if (!closed) socket.destroy();
+    expect(closed).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 404/);
+    expect(received.toLowerCase()).toContain('connection: close');
   });
 
   it('GET /internal/tls/allowed: 200 for a verified hostname and the service’s own host, 404 otherwise', async () => {

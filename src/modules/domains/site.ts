@@ -42,17 +42,23 @@ export function hostOf(header: string | undefined): string {
  * /p/{slug} stay as they are, and a request whose Host is a verified hostname is rewritten to its estate's
  * /p/{slug} (`/` to /p/{slug}, `/inquiry` to /p/{slug}/inquiry, `/homes/…` to /p/{slug}/homes/…; the page's
  * static files and /p/{slug}… itself, which embed.js frames, unchanged). The service's own host is
- * PUBLIC_URL's hostname, `localhost` and any IP address (the proxy's and probes' requests); an unknown host
+ * PUBLIC_URL's hostname, any single label (`localhost`, a container's name) and any IP address (the proxy's
+ * and probes' requests); an unknown host
  * gets the 404 page for everything but /health. On a custom host the API, /docs, /files and every other
  * path of the service's own host are the 404 page, since they are rewritten under the estate's page.
  */
 export function installSiteRouting(app: FastifyInstance, directory: DomainDirectory, ownHost: string): (req: IncomingMessage) => string {
-  const own = (host: string) => host === '' || host === ownHost || host === 'localhost' || isIP(host) !== 0;
+  // A single label (localhost, a container's or service's name) or an IP address can never be a custom
+  // hostname: they are how proxies, probes and development reach the service.
+  const own = (host: string) => host === ownHost || !host.includes('.') || isIP(host) !== 0;
   const notFound = (reply: FastifyReply) => {
     const page = app.services.pages.notFound();
     reply.header('content-security-policy', page.csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
+    // Answered before a body was read: the connection is not kept for the rest of it (a stalled body
+    // would otherwise hold it past REQUEST_TIMEOUT_MS).
+    if (!reply.request.raw.complete) reply.header('connection', 'close');
     return sendCompressible(reply.code(404), page.body, 'text/html; charset=utf-8');
   };
 
