@@ -112,7 +112,10 @@ export const tlsAskRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (++answered > max) {
         throw new AppError('tooManyRequests', 'Too many certificate checks; retry in 1 s', { retryAfterSeconds: 1 });
       }
-      const domain = hostnameKey(request.query.domain);
+      // Caddy sends the SNI name as it is (lower-case ASCII): found without converting it.
+      const given = request.query.domain.toLowerCase();
+      if (given === ownHost || directory.get(given)) return { domain: given };
+      const domain = hostnameKey(given);
       if (domain !== '' && (domain === ownHost || directory.get(domain))) return { domain };
       throw new AppError('notFound', 'No verified hostname of that name');
     },
