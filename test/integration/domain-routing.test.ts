@@ -144,6 +144,20 @@ describe('your own domain: routing by Host, the TLS ask, re-verification (issue 
     expect(invalid.body).toContain('action="/inquiry"');
   });
 
+  it('follows the estate when its slug is renamed, at once (no notification needed)', async () => {
+    expect((await t.request({ method: 'PATCH', url: `/api/v1/estate/${seed.estateId}`, key: a.key, body: { slug: 'lindenpark-renamed' } })).statusCode).toBe(
+      200,
+    );
+    const page = await on(HOST, '/');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Lindenpark');
+    expect((await on(HOST, '/p/lindenpark-renamed')).statusCode).toBe(200);
+    expect((await on(HOST, `/p/${seed.slug}`)).statusCode).toBe(404);
+    expect((await t.request({ method: 'PATCH', url: `/api/v1/estate/${seed.estateId}`, key: a.key, body: { slug: seed.slug } })).statusCode).toBe(200);
+    expect((await on(HOST, '/')).statusCode).toBe(200);
+    expect((await on(HOST, `/p/${seed.slug}`)).statusCode).toBe(200);
+  });
+
   it('the API, /docs, /files and the TLS ask answer on the service’s own host only; an unknown host gets the 404 page', async () => {
     for (const url of [
       '/api/v1/estates/' + seed.estateId + '/page',

@@ -10,6 +10,7 @@ import type { DomainDirectory } from './directory.js';
 export interface Site {
   hostname: string;
   estateId: string;
+  organizationId: string;
   slug: string;
 }
 
@@ -65,7 +66,18 @@ export function installSiteRouting(app: FastifyInstance, directory: DomainDirect
   app.addHook('onRequest', async (request, reply) => {
     const site = (request.raw as Marked)[SITE];
     if (site === undefined) return;
-    if (site === 'unknown' || request.is404) return notFound(reply);
+    if (site === 'unknown') return notFound(reply);
+    if (directory.stale(site.organizationId)) {
+      // The organization wrote since the hostnames were read (its slug may be new): read them again, and
+      // follow the estate to its current slug.
+      await directory.reload();
+      const fresh = directory.get(site.hostname);
+      if (!fresh) return notFound(reply);
+      const params = request.params as { slug?: string } | undefined;
+      if (fresh.slug !== site.slug && params?.slug?.toLowerCase() === site.slug) params.slug = fresh.slug;
+      site.slug = fresh.slug;
+    }
+    if (request.is404) return notFound(reply);
   });
 
   return (req: Marked) => {
@@ -80,7 +92,7 @@ export function installSiteRouting(app: FastifyInstance, directory: DomainDirect
       req[SITE] = 'unknown';
       return url;
     }
-    req[SITE] = { hostname: site.hostname, estateId: site.estateId, slug: site.slug };
+    req[SITE] = { hostname: site.hostname, estateId: site.estateId, organizationId: site.organizationId, slug: site.slug };
     if (STATIC_FILES.has(path) || STATIC_PREFIXES.some((prefix) => path.startsWith(prefix))) return url;
     const page = `/p/${site.slug}`;
     const lower = path.toLowerCase();
