@@ -83,6 +83,24 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => reply.code(201).send(await service.preview(requireAuth(request).organizationId, request.params.estateId)),
   );
+
+  app.delete(
+    '/estates/:estateId/page/previews',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Revoke every preview link of the estate issued so far (links issued after this call work)',
+        security,
+        params: PageEstateParams,
+        response: { 204: Type.Null({ description: 'Every earlier preview link now answers 404' }), ...partnerErrors() },
+      },
+    },
+    async (request, reply) => {
+      await service.revokePreviews(requireAuth(request).organizationId, request.params.estateId);
+      return reply.code(204).send(null);
+    },
+  );
 };
 
 /** The no-JS filter form's values: anything unexpected is ignored (a visitor's URL, not an API call). */
