@@ -9,8 +9,8 @@
  * size; at each size, `--samples` times: PATCH one apartment of the measured building, then time its
  * GET /apartment?buildingId= (the list rebuilt: the write dropped the kept one). Figures are medians.
  *
- *   npx tsx bench/statistics.ts                                   # 1k, 10k, 100k rows; both engines
- *   npx tsx bench/statistics.ts --sizes 1000,10000,30000 --samples 20   # reduced, on a loaded machine
+ *   npm run bench:statistics                                       # 1k, 10k, 100k rows; both engines
+ *   npm run bench:statistics -- --sizes 1000,10000,50000 --samples 20   # reduced, on a loaded machine
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
