@@ -30,6 +30,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/estates/{estateId}/page': 'getPageSettings',
   'PUT /api/v1/estates/{estateId}/page': 'updatePageSettings',
   'POST /api/v1/estates/{estateId}/page/preview': 'createPagePreview',
+  'DELETE /api/v1/estates/{estateId}/page/previews': 'revokePagePreviews',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',
   'GET /api/v1/navigator/{id}': 'getNavigator',
