@@ -135,6 +135,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   app.decorate('services', createServices(deps, app.log));
   // The job under way finishes; queued ones stay pending in the database (the server resumes them at start).
   app.addHook('onClose', () => app.services.assets.images.close());
+  app.addHook('onClose', () => app.services.statistics.close());
   app.decorate('metrics', metrics);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from './app.js';
+import { FreshStatistics } from './db/fresh-statistics.js';
 import { CacheStore, type Caching } from './db/read-cache.js';
 import { createAddonServices } from './modules/addons/services.js';
 import { ApartmentsService } from './modules/apartments/service.js';
@@ -25,12 +26,15 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
   const images = new ImageProcessor(deps.db, deps.storage, log, { background: deps.imageJobs !== 'on-demand' });
   const estates = new EstatesService(deps.db);
   const navigators = new NavigatorsService(deps.db, deps.config, deps.storage, caching);
-  const apartments = new ApartmentsService(deps.db, caching);
+  // ANALYZE after bulk writes (issue 38): closed with the app (src/app.ts).
+  const statistics = new FreshStatistics(deps.db, log);
+  const apartments = new ApartmentsService(deps.db, caching, statistics);
   const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
   const addons = createAddonServices(deps, caching);
   const domains = new DomainsService(deps.db, deps.config, log);
   return {
     caching,
+    statistics,
     organizations: new OrganizationsService(deps.db, caching.store),
     users: new UsersService(deps.db),
     inquiries: new InquiriesService(deps.db),

@@ -60,9 +60,18 @@ export function describeReady(url: string, hasOrganization: boolean, adminTokenS
   const fields = { url, docs: `${url}/docs` };
   if (hasOrganization) return { fields, msg: `ready: ${url} (API reference at ${url}/docs)` };
   const next = adminTokenSet
-    ? // curl's --oauth2-bearer sends "Authorization: Bearer"; written as a header, the log's redaction of
-      // "Bearer <token>" would print it as "Bearer [redacted]".
-      `no organization yet; create one with: curl -X POST ${url}/api/v1/admin/organizations --oauth2-bearer "$ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"name":"My Company"}'`
+    ? `no organization yet; create one from a shell where ADMIN_TOKEN holds the token this server was started with: ${createOrganizationCommand(url)}`
     : 'no organization yet; ADMIN_TOKEN is unset, so the admin API is off: stop the server and run `npm run --silent cli -- create-org --name "My Company"`, or restart it with ADMIN_TOKEN=<a long random token> and POST /api/v1/admin/organizations';
   return { fields, msg: `ready: ${url} (API reference at ${url}/docs); ${next}` };
+}
+
+/**
+ * The command of the "ready" line, as a shell runs it when pasted (README, Quick start). The token is read
+ * from the shell's ADMIN_TOKEN, never printed; where it is unset (another shell, or a start written
+ * `ADMIN_TOKEN=… npm start`, which sets it for the server only) the shell stops before curl runs and says
+ * what to set. curl's --oauth2-bearer sends "Authorization: Bearer": written as a header, the log's
+ * redaction of "Bearer <token>" would print it as "Bearer [redacted]".
+ */
+export function createOrganizationCommand(url: string): string {
+  return `curl -X POST ${url}/api/v1/admin/organizations --oauth2-bearer "\${ADMIN_TOKEN:?export ADMIN_TOKEN=<the token this server was started with>}" -H 'Content-Type: application/json' -d '{"name":"My Company"}'`;
 }

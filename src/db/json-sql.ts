@@ -7,7 +7,8 @@ import { columnName } from './query.js';
  * response schema, so the fields of the answer stay defined once (the schema) and a hot read sends the
  * text PostgreSQL produced without turning every row into JS objects and back (issue 14). It gives the
  * answer Fastify's serializer gives for the same row: the schema's properties only, timestamps as ISO
- * 8601 UTC with milliseconds, and arrays of objects rebuilt item by item (a key an item lacks is null).
+ * 8601 UTC with milliseconds, arrays of objects rebuilt item by item (a key an item lacks is null), jsonb
+ * objects rebuilt in the schema's key order, all of it compact: the same bytes (issue 38).
  * test/integration/json-sql.test.ts compares the two for every field on both engines.
  */
 
@@ -28,14 +29,35 @@ export const isoText = (ref: RawBuilder<unknown>) => sql`to_char(${ref} AT TIME 
 function arrayOfObjects(column: RawBuilder<unknown>, items: TObject): RawBuilder<unknown> {
   const element = sql.ref('e.value');
   const rebuilt = objectOf(items, (key) => sql`${element}->${sql.lit(key)}`);
-  // Most such arrays are empty: answering those needs no subquery.
-  return sql`CASE WHEN jsonb_array_length(${column}) = 0 THEN '[]'::json ELSE (SELECT json_agg(${rebuilt} ORDER BY e.ordinality) FROM jsonb_array_elements(${column}) WITH ORDINALITY AS e) END`;
+  // Most such arrays are empty: answering those needs no subquery. Joined by string_agg, not json_agg,
+  // which writes ", " between items: the answer is compact, as Fastify's serializer writes it (issue 38).
+  return sql`CASE WHEN jsonb_array_length(${column}) = 0 THEN '[]'::json ELSE (SELECT ('[' || string_agg(${rebuilt}::text, ',' ORDER BY e.ordinality) || ']')::json FROM jsonb_array_elements(${column}) WITH ORDINALITY AS e) END`;
 }
 
-/** `json_build_object` of a jsonb array item's keys (items are few; most arrays are empty). */
+/**
+ * The object of a jsonb value's keys in the schema's order, compact: `row_to_json` of one row (not
+ * `json_build_object`, which writes `"key" : value`). Items are few; most arrays are empty.
+ */
 function objectOf(schema: TObject, value: (key: string) => RawBuilder<unknown>): RawBuilder<unknown> {
-  const pairs = Object.keys(schema.properties).map((key) => sql`${sql.lit(key)}, ${value(key)}`);
-  return sql`json_build_object(${sql.join(pairs)})`;
+  const columns = Object.keys(schema.properties).map((key) => sql`${value(key)} AS ${alias(key)}`);
+  return sql`(SELECT row_to_json(o) FROM (SELECT ${sql.join(columns)}) AS o)`;
+}
+
+const isNullable = (schema: TSchema) => nonNull(schema) !== schema;
+
+/** A jsonb array column (every array property is one), compact: jsonb's text writes `["a", "b"]`. */
+function arrayColumn(column: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`CASE WHEN jsonb_array_length(${column}) = 0 THEN '[]'::json ELSE json_strip_nulls(${column}::json) END`;
+}
+
+/**
+ * A jsonb object column as the serializer writes it: the schema's properties in its order, a key the
+ * value lacks left out (not null), compact. jsonb's own text orders keys by length and writes `": "`
+ * and `", "` (`{"area": 54.5, "rooms": 3}`); json_strip_nulls writes its result compact, nested arrays
+ * included. Only for objects without nullable properties, whose nulls are always absent keys.
+ */
+function objectColumn(column: RawBuilder<unknown>, schema: TObject): RawBuilder<unknown> {
+  return sql`json_strip_nulls(${objectOf(schema, (key) => sql`${column}->${sql.lit(key)}`)})`;
 }
 
 /** A property's name as a quoted column alias (not renamed by the snake_case plugin, unlike sql.id). */
@@ -57,6 +79,10 @@ export function rowJson(schema: TObject, table: string, embedded: Record<string,
     if (isDateTime(s)) return sql`${isoText(column)} AS ${alias(key)}`;
     if (s.type === 'array' && (s.items as TSchema | undefined)?.type === 'object' && (s.items as TObject).properties) {
       return sql`${arrayOfObjects(column, s.items as TObject)} AS ${alias(key)}`;
+    }
+    if (s.type === 'array') return sql`${arrayColumn(column)} AS ${alias(key)}`;
+    if (s.type === 'object' && s.properties && s === propertySchema && !Object.values(s.properties as Record<string, TSchema>).some(isNullable)) {
+      return sql`${objectColumn(column, s as TObject)} AS ${alias(key)}`;
     }
     return sql`${column} AS ${alias(key)}`;
   });

@@ -145,6 +145,7 @@ export interface EstatePages {
   navigatorId: string | null;
   organizationId: string;
   previewSecret: Buffer;
+  previewVersion: Generated<number>;
   showApartments: Generated<boolean>;
   showInquiryForm: Generated<boolean>;
   updatedAt: Generated<string>;

@@ -57,6 +57,17 @@ export const StringEnum = (values: readonly string[], description?: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 export const Name = (description = 'Name') => Type.String({ minLength: 1, maxLength: LIMITS.name, description, pattern: '\\S' });
+/**
+ * One line of text: no CR, LF or other control character (C0, DEL, C1, U+2028/U+2029), so a value that a
+ * consumer puts into a mail header or a log line cannot start another (issue 38). The validation
+ * message names it in words (src/http/validation.ts).
+ */
+export const SINGLE_LINE = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+/** SINGLE_LINE with at least one visible character (Name's rule). */
+export const SINGLE_LINE_NAME = '^(?=.*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$';
+/** A name that stays one line (an inquiry's: it may become a mail header). */
+export const SingleLineName = (description = 'Name') =>
+  Type.String({ minLength: 1, maxLength: LIMITS.name, description: `${description}; one line, no control characters`, pattern: SINGLE_LINE_NAME });
 export const Description = () => Type.String({ maxLength: LIMITS.description });
 export const Url = () => Type.String({ maxLength: LIMITS.url });
 export const Id = (description = 'UUID of an existing resource') => Type.String({ minLength: 1, maxLength: 200, description });

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { SINGLE_LINE, SINGLE_LINE_NAME } from './schemas.js';
 
 // Bodies are validated as sent: no type coercion (a number is not a string), no defaults filled
 // in (a PATCH changes only what it names) and unknown fields are errors, not silently dropped.
@@ -79,6 +80,9 @@ function describe(err: ErrorObject): string {
     case 'const':
       return `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
     case 'pattern': {
+      const { pattern } = err.params as { pattern: string };
+      if (pattern === SINGLE_LINE) return 'must be one line: no CR, LF or other control characters';
+      if (pattern === SINGLE_LINE_NAME) return 'must be one line with a visible character: no CR, LF or other control characters';
       // A list of members (MemberList in schemas.ts): name them, not the pattern.
       const members = MEMBER_LIST.exec((err.params as { pattern: string }).pattern);
       return members ? `must be one of: ${members[1]!.split('|').join(', ')} (several comma-separated)` : (err.message ?? 'is invalid');
@@ -88,22 +92,37 @@ function describe(err: ErrorObject): string {
   }
 }
 
-/** One readable line naming every offending field: `name is required; status must be one of: …`. */
+/**
+ * One readable line naming every offending field: `name is required; status must be one of: …`. A field
+ * that failed every branch of an anyOf (a Nullable field, say) is one part naming the branches
+ * (`apartments[3].apartmentData.balcony must be number or null`), so 15 items with the same bad field
+ * read as 15 parts, one per item, not every branch of each.
+ */
 export function formatValidationErrors(errors: ErrorObject[], part: string): string {
-  const seen = new Set<string>();
-  const parts: string[] = [];
+  const branched = new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath));
+  const fields = new Map<string, { alternatives: boolean; said: string[] }>();
   for (const err of errors) {
     // anyOf/oneOf repeat what their branches said; the branch errors are the useful ones.
     if (err.keyword === 'anyOf' || err.keyword === 'oneOf' || err.keyword === 'if') continue;
     const field = fieldName(err) || part;
-    const line = `${field} ${describe(err)}`;
-    if (seen.has(line)) continue;
-    seen.add(line);
-    parts.push(line);
+    const entry = fields.get(field) ?? { alternatives: false, said: [] };
+    fields.set(field, entry);
+    if (branched.has(err.instancePath) && err.keyword !== 'required' && err.keyword !== 'additionalProperties') entry.alternatives = true;
+    const said = describe(err);
+    if (!entry.said.includes(said)) entry.said.push(said);
   }
+  const parts = [...fields].flatMap(([field, { alternatives, said }]) =>
+    alternatives && said.length > 1 ? [`${field} ${eitherOf(said)}`] : said.map((s) => `${field} ${s}`),
+  );
   const shown = parts.slice(0, MAX_LISTED);
   const more = parts.length > MAX_LISTED ? `; and ${parts.length - MAX_LISTED} more` : '';
   return `Validation failed: ${shown.join('; ')}${more}`;
+}
+
+/** `must be number` and `must be null` as `must be number or null`. */
+function eitherOf(said: string[]): string {
+  const prefix = 'must be ';
+  return said.every((s) => s.startsWith(prefix)) ? `${prefix}${said.map((s) => s.slice(prefix.length)).join(' or ')}` : said.join(' or ');
 }
 
 /**

@@ -135,13 +135,48 @@ WITH
                 "a"."is_promoted" AS "isPromoted",
                 "a"."description" AS "description",
                 "a"."status" AS "status",
-                "a"."floor_plan_urls" AS "floorPlanUrls",
-                "a"."floor_plan_preview_urls" AS "floorPlanPreviewUrls",
-                "a"."floor_plan_3d_preview_urls" AS "floorPlan3dPreviewUrls",
+                CASE
+                  WHEN jsonb_array_length("a"."floor_plan_urls") = 0 THEN '[]'::json
+                  ELSE json_strip_nulls("a"."floor_plan_urls"::json)
+                END AS "floorPlanUrls",
+                CASE
+                  WHEN jsonb_array_length("a"."floor_plan_preview_urls") = 0 THEN '[]'::json
+                  ELSE json_strip_nulls("a"."floor_plan_preview_urls"::json)
+                END AS "floorPlanPreviewUrls",
+                CASE
+                  WHEN jsonb_array_length("a"."floor_plan_3d_preview_urls") = 0 THEN '[]'::json
+                  ELSE json_strip_nulls("a"."floor_plan_3d_preview_urls"::json)
+                END AS "floorPlan3dPreviewUrls",
                 "a"."price_cents" AS "priceCents",
                 "a"."is_price_net" AS "isPriceNet",
                 "a"."apartment_type" AS "apartmentType",
-                "a"."apartment_data" AS "apartmentData",
+                json_strip_nulls(
+                  (
+                    SELECT
+                      row_to_json(o)
+                    FROM
+                      (
+                        SELECT
+                          "a"."apartment_data" -> 'area' AS "area",
+                          "a"."apartment_data" -> 'areaUnit' AS "areaUnit",
+                          "a"."apartment_data" -> 'terrace' AS "terrace",
+                          "a"."apartment_data" -> 'terraces' AS "terraces",
+                          "a"."apartment_data" -> 'balcony' AS "balcony",
+                          "a"."apartment_data" -> 'balconies' AS "balconies",
+                          "a"."apartment_data" -> 'bedrooms' AS "bedrooms",
+                          "a"."apartment_data" -> 'rooms' AS "rooms",
+                          "a"."apartment_data" -> 'bathrooms' AS "bathrooms",
+                          "a"."apartment_data" -> 'floor' AS "floor",
+                          "a"."apartment_data" -> 'garage' AS "garage",
+                          "a"."apartment_data" -> 'storage' AS "storage",
+                          "a"."apartment_data" -> 'category' AS "category",
+                          "a"."apartment_data" -> 'priceAsterisk' AS "priceAsterisk",
+                          "a"."apartment_data" -> 'exposures' AS "exposures",
+                          "a"."apartment_data" -> 'floorHeight' AS "floorHeight",
+                          "a"."apartment_data" -> 'hasDen' AS "hasDen"
+                      ) AS o
+                  )
+                ) AS "apartmentData",
                 "a"."building_id" AS "buildingId",
                 "a"."estate_id" AS "estateId",
                 "a"."show_price" AS "showPrice",
@@ -160,18 +195,24 @@ WITH
                           WHEN jsonb_array_length("b"."features") = 0 THEN '[]'::json
                           ELSE (
                             SELECT
-                              json_agg(
-                                json_build_object(
-                                  'name',
-                                  "e"."value" -> 'name',
-                                  'description',
-                                  "e"."value" -> 'description',
-                                  'type',
-                                  "e"."value" -> 'type'
-                                )
-                                ORDER BY
-                                  e.ordinality
-                              )
+                              (
+                                '[' || string_agg(
+                                  (
+                                    SELECT
+                                      row_to_json(o)
+                                    FROM
+                                      (
+                                        SELECT
+                                          "e"."value" -> 'name' AS "name",
+                                          "e"."value" -> 'description' AS "description",
+                                          "e"."value" -> 'type' AS "type"
+                                      ) AS o
+                                  )::text,
+                                  ','
+                                  ORDER BY
+                                    e.ordinality
+                                ) || ']'
+                              )::json
                             FROM
                               jsonb_array_elements("b"."features") WITH ORDINALITY AS e
                           )
@@ -194,24 +235,33 @@ WITH
                 ) AS "lastSynchronizedAt",
                 "a"."source" AS "source",
                 "a"."virtual_tour_url" AS "virtualTourUrl",
-                "a"."assets_ids" AS "assetsIds",
+                CASE
+                  WHEN jsonb_array_length("a"."assets_ids") = 0 THEN '[]'::json
+                  ELSE json_strip_nulls("a"."assets_ids"::json)
+                END AS "assetsIds",
                 "a"."panorama_id" AS "panoramaId",
                 CASE
                   WHEN jsonb_array_length("a"."preferred_angles") = 0 THEN '[]'::json
                   ELSE (
                     SELECT
-                      json_agg(
-                        json_build_object(
-                          'navigatorId',
-                          "e"."value" -> 'navigatorId',
-                          'angle',
-                          "e"."value" -> 'angle',
-                          'source',
-                          "e"."value" -> 'source'
-                        )
-                        ORDER BY
-                          e.ordinality
-                      )
+                      (
+                        '[' || string_agg(
+                          (
+                            SELECT
+                              row_to_json(o)
+                            FROM
+                              (
+                                SELECT
+                                  "e"."value" -> 'navigatorId' AS "navigatorId",
+                                  "e"."value" -> 'angle' AS "angle",
+                                  "e"."value" -> 'source' AS "source"
+                              ) AS o
+                          )::text,
+                          ','
+                          ORDER BY
+                            e.ordinality
+                        ) || ']'
+                      )::json
                     FROM
                       jsonb_array_elements("a"."preferred_angles") WITH ORDINALITY AS e
                   )
@@ -221,18 +271,24 @@ WITH
                   WHEN jsonb_array_length("a"."price_change_history") = 0 THEN '[]'::json
                   ELSE (
                     SELECT
-                      json_agg(
-                        json_build_object(
-                          'date',
-                          "e"."value" -> 'date',
-                          'priceCentsBefore',
-                          "e"."value" -> 'priceCentsBefore',
-                          'priceCentsAfter',
-                          "e"."value" -> 'priceCentsAfter'
-                        )
-                        ORDER BY
-                          e.ordinality
-                      )
+                      (
+                        '[' || string_agg(
+                          (
+                            SELECT
+                              row_to_json(o)
+                            FROM
+                              (
+                                SELECT
+                                  "e"."value" -> 'date' AS "date",
+                                  "e"."value" -> 'priceCentsBefore' AS "priceCentsBefore",
+                                  "e"."value" -> 'priceCentsAfter' AS "priceCentsAfter"
+                              ) AS o
+                          )::text,
+                          ','
+                          ORDER BY
+                            e.ordinality
+                        ) || ']'
+                      )::json
                     FROM
                       jsonb_array_elements("a"."price_change_history") WITH ORDINALITY AS e
                   )
@@ -433,171 +489,222 @@ RETURNING
 -- apartments.listJson
 SELECT
   c.n::text AS total,
-  json_build_object(
-    'count',
-    c.n,
-    'items',
-    coalesce(
-      (
-        SELECT
-          json_agg(p.doc)
-        FROM
+  '{"count":' || c.n || ',"items":' || coalesce(
+    (
+      SELECT
+        '[' || string_agg(p.doc::text, ',') || ']'
+      FROM
+        (
           (
-            (
-              WITH
-                "bj" AS MATERIALIZED (
-                  SELECT
-                    "b"."id",
-                    (
-                      SELECT
-                        row_to_json(r)
-                      FROM
-                        (
-                          SELECT
-                            "b"."id" AS "id",
-                            "b"."estate_id" AS "estateId",
-                            "b"."name" AS "name",
-                            "b"."description" AS "description",
-                            CASE
-                              WHEN jsonb_array_length("b"."features") = 0 THEN '[]'::json
-                              ELSE (
-                                SELECT
-                                  json_agg(
-                                    json_build_object(
-                                      'name',
-                                      "e"."value" -> 'name',
-                                      'description',
-                                      "e"."value" -> 'description',
-                                      'type',
-                                      "e"."value" -> 'type'
-                                    )
+            WITH
+              "bj" AS MATERIALIZED (
+                SELECT
+                  "b"."id",
+                  (
+                    SELECT
+                      row_to_json(r)
+                    FROM
+                      (
+                        SELECT
+                          "b"."id" AS "id",
+                          "b"."estate_id" AS "estateId",
+                          "b"."name" AS "name",
+                          "b"."description" AS "description",
+                          CASE
+                            WHEN jsonb_array_length("b"."features") = 0 THEN '[]'::json
+                            ELSE (
+                              SELECT
+                                (
+                                  '[' || string_agg(
+                                    (
+                                      SELECT
+                                        row_to_json(o)
+                                      FROM
+                                        (
+                                          SELECT
+                                            "e"."value" -> 'name' AS "name",
+                                            "e"."value" -> 'description' AS "description",
+                                            "e"."value" -> 'type' AS "type"
+                                        ) AS o
+                                    )::text,
+                                    ','
                                     ORDER BY
                                       e.ordinality
-                                  )
-                                FROM
-                                  jsonb_array_elements("b"."features") WITH ORDINALITY AS e
-                              )
-                            END AS "features",
-                            "b"."source" AS "source",
-                            to_char(
-                              "b"."created_at" AT TIME ZONE 'UTC',
-                              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                            ) AS "createdAt",
-                            to_char(
-                              "b"."updated_at" AT TIME ZONE 'UTC',
-                              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                            ) AS "updatedAt"
-                        ) AS r
-                    ) AS "doc"
-                  FROM
-                    "buildings" AS "b"
-                  WHERE
-                    "b"."organization_id" = $1
-                    AND "b"."estate_id" = $2
-                )
-              SELECT
-                (
-                  SELECT
-                    row_to_json(r)
-                  FROM
-                    (
-                      SELECT
-                        "a"."id" AS "id",
-                        "a"."name" AS "name",
-                        "a"."is_promoted" AS "isPromoted",
-                        "a"."description" AS "description",
-                        "a"."status" AS "status",
-                        "a"."floor_plan_urls" AS "floorPlanUrls",
-                        "a"."floor_plan_preview_urls" AS "floorPlanPreviewUrls",
-                        "a"."floor_plan_3d_preview_urls" AS "floorPlan3dPreviewUrls",
-                        "a"."price_cents" AS "priceCents",
-                        "a"."is_price_net" AS "isPriceNet",
-                        "a"."apartment_type" AS "apartmentType",
-                        "a"."apartment_data" AS "apartmentData",
-                        "a"."building_id" AS "buildingId",
-                        "a"."estate_id" AS "estateId",
-                        "a"."show_price" AS "showPrice",
-                        "a"."currency" AS "currency",
-                        "bj"."doc" AS "building",
-                        "a"."external_id" AS "externalId",
-                        to_char(
-                          "a"."last_synchronized_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "lastSynchronizedAt",
-                        "a"."source" AS "source",
-                        "a"."virtual_tour_url" AS "virtualTourUrl",
-                        "a"."assets_ids" AS "assetsIds",
-                        "a"."panorama_id" AS "panoramaId",
-                        CASE
-                          WHEN jsonb_array_length("a"."preferred_angles") = 0 THEN '[]'::json
-                          ELSE (
-                            SELECT
-                              json_agg(
-                                json_build_object(
-                                  'navigatorId',
-                                  "e"."value" -> 'navigatorId',
-                                  'angle',
-                                  "e"."value" -> 'angle',
-                                  'source',
-                                  "e"."value" -> 'source'
-                                )
+                                  ) || ']'
+                                )::json
+                              FROM
+                                jsonb_array_elements("b"."features") WITH ORDINALITY AS e
+                            )
+                          END AS "features",
+                          "b"."source" AS "source",
+                          to_char(
+                            "b"."created_at" AT TIME ZONE 'UTC',
+                            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                          ) AS "createdAt",
+                          to_char(
+                            "b"."updated_at" AT TIME ZONE 'UTC',
+                            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                          ) AS "updatedAt"
+                      ) AS r
+                  ) AS "doc"
+                FROM
+                  "buildings" AS "b"
+                WHERE
+                  "b"."organization_id" = $1
+                  AND "b"."estate_id" = $2
+              )
+            SELECT
+              (
+                SELECT
+                  row_to_json(r)
+                FROM
+                  (
+                    SELECT
+                      "a"."id" AS "id",
+                      "a"."name" AS "name",
+                      "a"."is_promoted" AS "isPromoted",
+                      "a"."description" AS "description",
+                      "a"."status" AS "status",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_urls"::json)
+                      END AS "floorPlanUrls",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_preview_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_preview_urls"::json)
+                      END AS "floorPlanPreviewUrls",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_3d_preview_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_3d_preview_urls"::json)
+                      END AS "floorPlan3dPreviewUrls",
+                      "a"."price_cents" AS "priceCents",
+                      "a"."is_price_net" AS "isPriceNet",
+                      "a"."apartment_type" AS "apartmentType",
+                      json_strip_nulls(
+                        (
+                          SELECT
+                            row_to_json(o)
+                          FROM
+                            (
+                              SELECT
+                                "a"."apartment_data" -> 'area' AS "area",
+                                "a"."apartment_data" -> 'areaUnit' AS "areaUnit",
+                                "a"."apartment_data" -> 'terrace' AS "terrace",
+                                "a"."apartment_data" -> 'terraces' AS "terraces",
+                                "a"."apartment_data" -> 'balcony' AS "balcony",
+                                "a"."apartment_data" -> 'balconies' AS "balconies",
+                                "a"."apartment_data" -> 'bedrooms' AS "bedrooms",
+                                "a"."apartment_data" -> 'rooms' AS "rooms",
+                                "a"."apartment_data" -> 'bathrooms' AS "bathrooms",
+                                "a"."apartment_data" -> 'floor' AS "floor",
+                                "a"."apartment_data" -> 'garage' AS "garage",
+                                "a"."apartment_data" -> 'storage' AS "storage",
+                                "a"."apartment_data" -> 'category' AS "category",
+                                "a"."apartment_data" -> 'priceAsterisk' AS "priceAsterisk",
+                                "a"."apartment_data" -> 'exposures' AS "exposures",
+                                "a"."apartment_data" -> 'floorHeight' AS "floorHeight",
+                                "a"."apartment_data" -> 'hasDen' AS "hasDen"
+                            ) AS o
+                        )
+                      ) AS "apartmentData",
+                      "a"."building_id" AS "buildingId",
+                      "a"."estate_id" AS "estateId",
+                      "a"."show_price" AS "showPrice",
+                      "a"."currency" AS "currency",
+                      "bj"."doc" AS "building",
+                      "a"."external_id" AS "externalId",
+                      to_char(
+                        "a"."last_synchronized_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "lastSynchronizedAt",
+                      "a"."source" AS "source",
+                      "a"."virtual_tour_url" AS "virtualTourUrl",
+                      CASE
+                        WHEN jsonb_array_length("a"."assets_ids") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."assets_ids"::json)
+                      END AS "assetsIds",
+                      "a"."panorama_id" AS "panoramaId",
+                      CASE
+                        WHEN jsonb_array_length("a"."preferred_angles") = 0 THEN '[]'::json
+                        ELSE (
+                          SELECT
+                            (
+                              '[' || string_agg(
+                                (
+                                  SELECT
+                                    row_to_json(o)
+                                  FROM
+                                    (
+                                      SELECT
+                                        "e"."value" -> 'navigatorId' AS "navigatorId",
+                                        "e"."value" -> 'angle' AS "angle",
+                                        "e"."value" -> 'source' AS "source"
+                                    ) AS o
+                                )::text,
+                                ','
                                 ORDER BY
                                   e.ordinality
-                              )
-                            FROM
-                              jsonb_array_elements("a"."preferred_angles") WITH ORDINALITY AS e
-                          )
-                        END AS "preferredAngles",
-                        "a"."external_url" AS "externalUrl",
-                        CASE
-                          WHEN jsonb_array_length("a"."price_change_history") = 0 THEN '[]'::json
-                          ELSE (
-                            SELECT
-                              json_agg(
-                                json_build_object(
-                                  'date',
-                                  "e"."value" -> 'date',
-                                  'priceCentsBefore',
-                                  "e"."value" -> 'priceCentsBefore',
-                                  'priceCentsAfter',
-                                  "e"."value" -> 'priceCentsAfter'
-                                )
+                              ) || ']'
+                            )::json
+                          FROM
+                            jsonb_array_elements("a"."preferred_angles") WITH ORDINALITY AS e
+                        )
+                      END AS "preferredAngles",
+                      "a"."external_url" AS "externalUrl",
+                      CASE
+                        WHEN jsonb_array_length("a"."price_change_history") = 0 THEN '[]'::json
+                        ELSE (
+                          SELECT
+                            (
+                              '[' || string_agg(
+                                (
+                                  SELECT
+                                    row_to_json(o)
+                                  FROM
+                                    (
+                                      SELECT
+                                        "e"."value" -> 'date' AS "date",
+                                        "e"."value" -> 'priceCentsBefore' AS "priceCentsBefore",
+                                        "e"."value" -> 'priceCentsAfter' AS "priceCentsAfter"
+                                    ) AS o
+                                )::text,
+                                ','
                                 ORDER BY
                                   e.ordinality
-                              )
-                            FROM
-                              jsonb_array_elements("a"."price_change_history") WITH ORDINALITY AS e
-                          )
-                        END AS "priceChangeHistory",
-                        to_char(
-                          "a"."created_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "createdAt",
-                        to_char(
-                          "a"."updated_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "updatedAt"
-                    ) AS r
-                ) AS "doc"
-              FROM
-                "apartments" AS "a"
-                INNER JOIN "bj" ON "bj"."id" = "a"."building_id"
-              WHERE
-                "a"."organization_id" = $3
-                AND "a"."estate_id" = $4
-              ORDER BY
-                lower(a.name) ASC NULLS LAST,
-                a.id ASC
-              LIMIT
-                $5
-              OFFSET
-                $6
-            )
-          ) AS p
-      ),
-      '[]'::json
-    )
-  )::text AS body
+                              ) || ']'
+                            )::json
+                          FROM
+                            jsonb_array_elements("a"."price_change_history") WITH ORDINALITY AS e
+                        )
+                      END AS "priceChangeHistory",
+                      to_char(
+                        "a"."created_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "createdAt",
+                      to_char(
+                        "a"."updated_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "updatedAt"
+                  ) AS r
+              ) AS "doc"
+            FROM
+              "apartments" AS "a"
+              INNER JOIN "bj" ON "bj"."id" = "a"."building_id"
+            WHERE
+              "a"."organization_id" = $3
+              AND "a"."estate_id" = $4
+            ORDER BY
+              lower(a.name) ASC NULLS LAST,
+              a.id ASC
+            LIMIT
+              $5
+            OFFSET
+              $6
+          )
+        ) AS p
+    ),
+    '[]'
+  ) || '}' AS body
 FROM
   (
     (
@@ -614,171 +721,222 @@ FROM
 -- apartments.listStatement
 SELECT
   c.n::text AS total,
-  json_build_object(
-    'count',
-    c.n,
-    'items',
-    coalesce(
-      (
-        SELECT
-          json_agg(p.doc)
-        FROM
+  '{"count":' || c.n || ',"items":' || coalesce(
+    (
+      SELECT
+        '[' || string_agg(p.doc::text, ',') || ']'
+      FROM
+        (
           (
-            (
-              WITH
-                "bj" AS MATERIALIZED (
-                  SELECT
-                    "b"."id",
-                    (
-                      SELECT
-                        row_to_json(r)
-                      FROM
-                        (
-                          SELECT
-                            "b"."id" AS "id",
-                            "b"."estate_id" AS "estateId",
-                            "b"."name" AS "name",
-                            "b"."description" AS "description",
-                            CASE
-                              WHEN jsonb_array_length("b"."features") = 0 THEN '[]'::json
-                              ELSE (
-                                SELECT
-                                  json_agg(
-                                    json_build_object(
-                                      'name',
-                                      "e"."value" -> 'name',
-                                      'description',
-                                      "e"."value" -> 'description',
-                                      'type',
-                                      "e"."value" -> 'type'
-                                    )
+            WITH
+              "bj" AS MATERIALIZED (
+                SELECT
+                  "b"."id",
+                  (
+                    SELECT
+                      row_to_json(r)
+                    FROM
+                      (
+                        SELECT
+                          "b"."id" AS "id",
+                          "b"."estate_id" AS "estateId",
+                          "b"."name" AS "name",
+                          "b"."description" AS "description",
+                          CASE
+                            WHEN jsonb_array_length("b"."features") = 0 THEN '[]'::json
+                            ELSE (
+                              SELECT
+                                (
+                                  '[' || string_agg(
+                                    (
+                                      SELECT
+                                        row_to_json(o)
+                                      FROM
+                                        (
+                                          SELECT
+                                            "e"."value" -> 'name' AS "name",
+                                            "e"."value" -> 'description' AS "description",
+                                            "e"."value" -> 'type' AS "type"
+                                        ) AS o
+                                    )::text,
+                                    ','
                                     ORDER BY
                                       e.ordinality
-                                  )
-                                FROM
-                                  jsonb_array_elements("b"."features") WITH ORDINALITY AS e
-                              )
-                            END AS "features",
-                            "b"."source" AS "source",
-                            to_char(
-                              "b"."created_at" AT TIME ZONE 'UTC',
-                              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                            ) AS "createdAt",
-                            to_char(
-                              "b"."updated_at" AT TIME ZONE 'UTC',
-                              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                            ) AS "updatedAt"
-                        ) AS r
-                    ) AS "doc"
-                  FROM
-                    "buildings" AS "b"
-                  WHERE
-                    "b"."organization_id" = $1
-                    AND "b"."estate_id" = $2
-                )
-              SELECT
-                (
-                  SELECT
-                    row_to_json(r)
-                  FROM
-                    (
-                      SELECT
-                        "a"."id" AS "id",
-                        "a"."name" AS "name",
-                        "a"."is_promoted" AS "isPromoted",
-                        "a"."description" AS "description",
-                        "a"."status" AS "status",
-                        "a"."floor_plan_urls" AS "floorPlanUrls",
-                        "a"."floor_plan_preview_urls" AS "floorPlanPreviewUrls",
-                        "a"."floor_plan_3d_preview_urls" AS "floorPlan3dPreviewUrls",
-                        "a"."price_cents" AS "priceCents",
-                        "a"."is_price_net" AS "isPriceNet",
-                        "a"."apartment_type" AS "apartmentType",
-                        "a"."apartment_data" AS "apartmentData",
-                        "a"."building_id" AS "buildingId",
-                        "a"."estate_id" AS "estateId",
-                        "a"."show_price" AS "showPrice",
-                        "a"."currency" AS "currency",
-                        "bj"."doc" AS "building",
-                        "a"."external_id" AS "externalId",
-                        to_char(
-                          "a"."last_synchronized_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "lastSynchronizedAt",
-                        "a"."source" AS "source",
-                        "a"."virtual_tour_url" AS "virtualTourUrl",
-                        "a"."assets_ids" AS "assetsIds",
-                        "a"."panorama_id" AS "panoramaId",
-                        CASE
-                          WHEN jsonb_array_length("a"."preferred_angles") = 0 THEN '[]'::json
-                          ELSE (
-                            SELECT
-                              json_agg(
-                                json_build_object(
-                                  'navigatorId',
-                                  "e"."value" -> 'navigatorId',
-                                  'angle',
-                                  "e"."value" -> 'angle',
-                                  'source',
-                                  "e"."value" -> 'source'
-                                )
+                                  ) || ']'
+                                )::json
+                              FROM
+                                jsonb_array_elements("b"."features") WITH ORDINALITY AS e
+                            )
+                          END AS "features",
+                          "b"."source" AS "source",
+                          to_char(
+                            "b"."created_at" AT TIME ZONE 'UTC',
+                            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                          ) AS "createdAt",
+                          to_char(
+                            "b"."updated_at" AT TIME ZONE 'UTC',
+                            'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                          ) AS "updatedAt"
+                      ) AS r
+                  ) AS "doc"
+                FROM
+                  "buildings" AS "b"
+                WHERE
+                  "b"."organization_id" = $1
+                  AND "b"."estate_id" = $2
+              )
+            SELECT
+              (
+                SELECT
+                  row_to_json(r)
+                FROM
+                  (
+                    SELECT
+                      "a"."id" AS "id",
+                      "a"."name" AS "name",
+                      "a"."is_promoted" AS "isPromoted",
+                      "a"."description" AS "description",
+                      "a"."status" AS "status",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_urls"::json)
+                      END AS "floorPlanUrls",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_preview_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_preview_urls"::json)
+                      END AS "floorPlanPreviewUrls",
+                      CASE
+                        WHEN jsonb_array_length("a"."floor_plan_3d_preview_urls") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."floor_plan_3d_preview_urls"::json)
+                      END AS "floorPlan3dPreviewUrls",
+                      "a"."price_cents" AS "priceCents",
+                      "a"."is_price_net" AS "isPriceNet",
+                      "a"."apartment_type" AS "apartmentType",
+                      json_strip_nulls(
+                        (
+                          SELECT
+                            row_to_json(o)
+                          FROM
+                            (
+                              SELECT
+                                "a"."apartment_data" -> 'area' AS "area",
+                                "a"."apartment_data" -> 'areaUnit' AS "areaUnit",
+                                "a"."apartment_data" -> 'terrace' AS "terrace",
+                                "a"."apartment_data" -> 'terraces' AS "terraces",
+                                "a"."apartment_data" -> 'balcony' AS "balcony",
+                                "a"."apartment_data" -> 'balconies' AS "balconies",
+                                "a"."apartment_data" -> 'bedrooms' AS "bedrooms",
+                                "a"."apartment_data" -> 'rooms' AS "rooms",
+                                "a"."apartment_data" -> 'bathrooms' AS "bathrooms",
+                                "a"."apartment_data" -> 'floor' AS "floor",
+                                "a"."apartment_data" -> 'garage' AS "garage",
+                                "a"."apartment_data" -> 'storage' AS "storage",
+                                "a"."apartment_data" -> 'category' AS "category",
+                                "a"."apartment_data" -> 'priceAsterisk' AS "priceAsterisk",
+                                "a"."apartment_data" -> 'exposures' AS "exposures",
+                                "a"."apartment_data" -> 'floorHeight' AS "floorHeight",
+                                "a"."apartment_data" -> 'hasDen' AS "hasDen"
+                            ) AS o
+                        )
+                      ) AS "apartmentData",
+                      "a"."building_id" AS "buildingId",
+                      "a"."estate_id" AS "estateId",
+                      "a"."show_price" AS "showPrice",
+                      "a"."currency" AS "currency",
+                      "bj"."doc" AS "building",
+                      "a"."external_id" AS "externalId",
+                      to_char(
+                        "a"."last_synchronized_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "lastSynchronizedAt",
+                      "a"."source" AS "source",
+                      "a"."virtual_tour_url" AS "virtualTourUrl",
+                      CASE
+                        WHEN jsonb_array_length("a"."assets_ids") = 0 THEN '[]'::json
+                        ELSE json_strip_nulls("a"."assets_ids"::json)
+                      END AS "assetsIds",
+                      "a"."panorama_id" AS "panoramaId",
+                      CASE
+                        WHEN jsonb_array_length("a"."preferred_angles") = 0 THEN '[]'::json
+                        ELSE (
+                          SELECT
+                            (
+                              '[' || string_agg(
+                                (
+                                  SELECT
+                                    row_to_json(o)
+                                  FROM
+                                    (
+                                      SELECT
+                                        "e"."value" -> 'navigatorId' AS "navigatorId",
+                                        "e"."value" -> 'angle' AS "angle",
+                                        "e"."value" -> 'source' AS "source"
+                                    ) AS o
+                                )::text,
+                                ','
                                 ORDER BY
                                   e.ordinality
-                              )
-                            FROM
-                              jsonb_array_elements("a"."preferred_angles") WITH ORDINALITY AS e
-                          )
-                        END AS "preferredAngles",
-                        "a"."external_url" AS "externalUrl",
-                        CASE
-                          WHEN jsonb_array_length("a"."price_change_history") = 0 THEN '[]'::json
-                          ELSE (
-                            SELECT
-                              json_agg(
-                                json_build_object(
-                                  'date',
-                                  "e"."value" -> 'date',
-                                  'priceCentsBefore',
-                                  "e"."value" -> 'priceCentsBefore',
-                                  'priceCentsAfter',
-                                  "e"."value" -> 'priceCentsAfter'
-                                )
+                              ) || ']'
+                            )::json
+                          FROM
+                            jsonb_array_elements("a"."preferred_angles") WITH ORDINALITY AS e
+                        )
+                      END AS "preferredAngles",
+                      "a"."external_url" AS "externalUrl",
+                      CASE
+                        WHEN jsonb_array_length("a"."price_change_history") = 0 THEN '[]'::json
+                        ELSE (
+                          SELECT
+                            (
+                              '[' || string_agg(
+                                (
+                                  SELECT
+                                    row_to_json(o)
+                                  FROM
+                                    (
+                                      SELECT
+                                        "e"."value" -> 'date' AS "date",
+                                        "e"."value" -> 'priceCentsBefore' AS "priceCentsBefore",
+                                        "e"."value" -> 'priceCentsAfter' AS "priceCentsAfter"
+                                    ) AS o
+                                )::text,
+                                ','
                                 ORDER BY
                                   e.ordinality
-                              )
-                            FROM
-                              jsonb_array_elements("a"."price_change_history") WITH ORDINALITY AS e
-                          )
-                        END AS "priceChangeHistory",
-                        to_char(
-                          "a"."created_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "createdAt",
-                        to_char(
-                          "a"."updated_at" AT TIME ZONE 'UTC',
-                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
-                        ) AS "updatedAt"
-                    ) AS r
-                ) AS "doc"
-              FROM
-                "apartments" AS "a"
-                INNER JOIN "bj" ON "bj"."id" = "a"."building_id"
-              WHERE
-                "a"."organization_id" = $3
-                AND "a"."estate_id" = $4
-              ORDER BY
-                lower(a.name) ASC NULLS LAST,
-                a.id ASC
-              LIMIT
-                $5
-              OFFSET
-                $6
-            )
-          ) AS p
-      ),
-      '[]'::json
-    )
-  )::text AS body
+                              ) || ']'
+                            )::json
+                          FROM
+                            jsonb_array_elements("a"."price_change_history") WITH ORDINALITY AS e
+                        )
+                      END AS "priceChangeHistory",
+                      to_char(
+                        "a"."created_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "createdAt",
+                      to_char(
+                        "a"."updated_at" AT TIME ZONE 'UTC',
+                        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+                      ) AS "updatedAt"
+                  ) AS r
+              ) AS "doc"
+            FROM
+              "apartments" AS "a"
+              INNER JOIN "bj" ON "bj"."id" = "a"."building_id"
+            WHERE
+              "a"."organization_id" = $3
+              AND "a"."estate_id" = $4
+            ORDER BY
+              lower(a.name) ASC NULLS LAST,
+              a.id ASC
+            LIMIT
+              $5
+            OFFSET
+              $6
+          )
+        ) AS p
+    ),
+    '[]'
+  ) || '}' AS body
 FROM
   (
     (

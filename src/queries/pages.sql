@@ -27,6 +27,14 @@ FROM
 WHERE
   "estate_id" = $1;
 
+-- pages.revokePreviews
+UPDATE "estate_pages"
+SET
+  "preview_version" = "preview_version" + $1
+WHERE
+  "organization_id" = $2
+  AND "estate_id" = $3;
+
 -- pages.upsert
 INSERT INTO
   "estate_pages" (

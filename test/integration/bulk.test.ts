@@ -100,6 +100,19 @@ describe('POST /api/v1/apartment/bulk', () => {
     expect(await count(target)).toBe(0);
   });
 
+  it('15 items with the same bad apartmentData field: one 422 part per item and field, naming what the field takes', async () => {
+    const target = await freshBuilding();
+    const apartments = items(15).map((item) => ({ ...item, apartmentData: { ...item.apartmentData, balcony: 'wide', floorHeight: -1 } }));
+    const res = await t.request({ method: 'POST', url: '/api/v1/apartment/bulk', key: a.key, body: { buildingId: target, apartments } });
+    expect(res.statusCode).toBe(422);
+    const parts = Array.from({ length: 15 }, (_, i) => [
+      `apartments[${i}].apartmentData.balcony must be number or null`,
+      `apartments[${i}].apartmentData.floorHeight must be >= 0 or null`,
+    ]).flat();
+    expect(res.json().message).toBe(`Validation failed: ${parts.slice(0, 20).join('; ')}; and 10 more`);
+    expect(await count(target)).toBe(0);
+  });
+
   it('one asset id that is not the organization’s: 404, nothing created', async () => {
     const target = await freshBuilding();
     const apartments = items(10) as Array<Record<string, unknown>>;

@@ -175,6 +175,30 @@ describe('inquiries', () => {
     expect(after).toBe(before);
   });
 
+  it('keeps name, email and phoneNumber on one line: CR, LF and other control characters are 422 naming the field', async () => {
+    const before = (await t.request({ method: 'GET', url: '/api/v1/inquiry', key: a.key })).json().count;
+    const ok = { name: 'Jan Kowalski', email: 'jan@example.com', phoneNumber: '+48 600 100 200' };
+    const breaks = ['\r\n', '\n', '\r', '\t', '\u0007', '\u001b', '\u007f', '\u0085', '\u2028'];
+    for (const field of ['name', 'email', 'phoneNumber'] as const) {
+      for (const bad of breaks) {
+        // A header injection as a webhook consumer would meet it: "Jan\r\nBcc: x@example.com".
+        const value = field === 'email' ? `jan@example.com${bad}Bcc: x@example.com` : `${ok[field]}${bad}Bcc: x`;
+        const res = await submit(project.estate.id, { ...ok, [field]: value });
+        expect(res.statusCode, `${field} ${JSON.stringify(bad)}`).toBe(422);
+        expect(res.json().message).toMatch(new RegExp(`^Validation failed: ${field} `));
+      }
+    }
+    const named = await submit(project.estate.id, { ...ok, name: 'Jan\nKowalski' });
+    expect(named.json().message).toBe('Validation failed: name must be one line with a visible character: no CR, LF or other control characters');
+    const mailed = await submit(project.estate.id, { ...ok, email: 'jan@example.com\r\nBcc: x@example.com' });
+    expect(mailed.json().message).toContain('email must be one line: no CR, LF or other control characters');
+    // One line with letters of any script, and spaces inside, is fine.
+    expect((await submit(project.estate.id, { ...ok, name: 'Zoë Łukasiewicz-O’Brien 李' })).statusCode).toBe(201);
+    expect((await submit(project.estate.id, { ...ok, name: '   ' })).statusCode).toBe(422);
+    const after = (await t.request({ method: 'GET', url: '/api/v1/inquiry', key: a.key })).json().count;
+    expect(after).toBe(before + 1);
+  });
+
   it('refuses a referral user of another organization and an unknown estate', async () => {
     const outsider = (
       await t.request({ method: 'POST', url: `/api/v1/admin/organizations/${b.id}/users`, key: ADMIN_TOKEN, body: { email: 'agent@b.example.com' } })

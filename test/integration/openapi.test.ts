@@ -137,6 +137,25 @@ describe('OpenAPI document and docs page', () => {
     expect(JSON.stringify(doc.components.schemas.Estate)).toContain('"enum":["DRAFT","ACTIVE","SUSPENDED","CANCELLED"]');
   });
 
+  it('describes every apartmentData field (meaning, unit, an example) in responses and request bodies', () => {
+    type Props = { properties: Record<string, { description?: string; examples?: unknown[] }> };
+    const apartment = doc.components.schemas.Apartment as { properties: { apartmentData: Props } };
+    const created = doc.paths['/api/v1/apartment']!.post!.requestBody!.content['application/json']!.schema as { properties: { apartmentData: Props } };
+    for (const [where, data] of [
+      ['Apartment', apartment.properties.apartmentData],
+      ['POST /apartment', created.properties.apartmentData],
+    ] as const) {
+      expect(Object.keys(data.properties), where).toHaveLength(17);
+      for (const [field, schema] of Object.entries(data.properties)) {
+        expect(schema.description, `${where} ${field}`).toMatch(/\w{3}/);
+        expect(schema.examples, `${where} ${field}`).toHaveLength(1);
+      }
+      expect(data.properties.balcony!.description).toContain('area, not a count');
+      expect(data.properties.floorHeight!.description).toContain('in metres');
+      expect(data.properties.priceAsterisk!.description).toContain('Footnote to the price');
+    }
+  });
+
   it('GET /docs is an HTML page that loads the same document', async () => {
     const page = await t.request({ method: 'GET', url: '/docs' });
     const html = page.statusCode === 302 ? await t.request({ method: 'GET', url: page.headers.location as string }) : page;

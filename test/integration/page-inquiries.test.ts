@@ -83,6 +83,24 @@ describe('the page’s inquiry form: one inquiry per form, never about a hidden 
     });
     expect(fine.statusCode).toBe(201);
   });
+
+  it('a name, e-mail or phone number with a line break or a control character is the form again (422) with that field’s error; nothing is stored', async () => {
+    const cases = [
+      ['name', 'Line\r\nBreak', 'Enter your name on one line, without line breaks or control characters.'],
+      ['name', 'Bell\u0007Name', 'Enter your name on one line, without line breaks or control characters.'],
+      ['email', 'line@example.com\nBcc: x@example.com', 'Enter the e-mail address on one line, without line breaks or control characters.'],
+      ['phoneNumber', '+48 600\r\n100 200', 'Enter a phone number: digits, with + ( ) . - / and spaces if you like.'],
+    ] as const;
+    for (const [field, value, message] of cases) {
+      const fields: Record<string, string> = { name: 'Line Break', email: 'line@example.com', [field]: value };
+      const page = await post(form(fields));
+      expect(page.statusCode, field).toBe(422);
+      expect(page.body).toContain(`id="inquiry-${field}-error"`);
+      expect(page.body).toContain(`aria-describedby="inquiry-${field}-error"`);
+      expect(page.body).toContain(message.replaceAll("'", '&#39;'));
+    }
+    expect((await stored()).filter((i) => i.name.startsWith('Line') || i.name.startsWith('Bell'))).toHaveLength(0);
+  });
 });
 
 describe('the page’s image origins come from the storage configuration', () => {

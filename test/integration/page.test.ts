@@ -2,6 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/addon-kit.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { createEstate } from '../helpers/factories.js';
 import { HIDDEN_PRICE_CENTS, type SeededPage, UNSHOWN_PRICE_CENTS, formBody, seedPage } from '../helpers/page-seed.js';
 
 /** Every way a price in cents could be written on a page: plain, grouped in several locales, as units. */
@@ -324,6 +325,39 @@ describe('the public page (issue 27)', () => {
     expect((await page(`${seed.slug}?preview=${fresh}`)).statusCode).toBe(200);
     // Another estate's link does not open this one.
     expect((await page(`no-such-estate?preview=${token}`)).statusCode).toBe(404);
+    await put({ enabled: true });
+  });
+
+  it('DELETE …/page/previews ends every preview link issued before it; links issued after work; 404 for another organization, 401 without a key', async () => {
+    await put({ enabled: false });
+    const issue = async () => {
+      const res = await t.request({ method: 'POST', url: `/api/v1/estates/${seed.estateId}/page/preview`, key: a.key });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { url: string }).url.slice(t.config.publicUrl.length);
+    };
+    const revoke = (key?: string, estateId = seed.estateId) =>
+      t.request({ method: 'DELETE', url: `/api/v1/estates/${estateId}/page/previews`, ...(key ? { key } : {}) });
+    const first = await issue();
+    const second = await issue();
+    expect((await t.request({ method: 'GET', url: first })).statusCode).toBe(200);
+    expectError(await revoke(b.key), 404);
+    expectError(await revoke(), 401);
+    expectError(await revoke(a.key, '01890000-0000-7000-8000-000000000000'), 404);
+    // Neither of those ended anything.
+    expect((await t.request({ method: 'GET', url: second })).statusCode).toBe(200);
+    const revoked = await revoke(a.key);
+    expect(revoked.statusCode).toBe(204);
+    expect(revoked.body).toBe('');
+    expect((await t.request({ method: 'GET', url: first })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: second })).statusCode).toBe(404);
+    const third = await issue();
+    expect((await t.request({ method: 'GET', url: third })).statusCode).toBe(200);
+    // Revoked twice: the link issued between the two ends too.
+    expect((await revoke(a.key)).statusCode).toBe(204);
+    expect((await t.request({ method: 'GET', url: third })).statusCode).toBe(404);
+    // An estate never previewed has no links to end: 204, and its first link works.
+    const fresh = await createEstate(t, a.key);
+    expect((await revoke(a.key, fresh.id)).statusCode).toBe(204);
     await put({ enabled: true });
   });
 

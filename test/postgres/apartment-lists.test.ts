@@ -34,7 +34,8 @@ describe('apartment lists across instances (PostgreSQL)', () => {
   }
   function statementsOn(db: Database) {
     const seen: string[] = [];
-    observeQueries(db, (sql) => /json_agg/.test(sql) && seen.push(sql));
+    // The list statement (apartmentsRepository.listStatement) by its envelope.
+    observeQueries(db, (sql) => sql.includes(`'{"count":'`) && seen.push(sql));
     return {
       seen,
       stop: () => observeQueries(db, undefined),

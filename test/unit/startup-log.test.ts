@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { describeDatabase, describeMigrations, describeReady, describeStorage, postgresTarget } from '../../src/startup-log.js';
+import { createOrganizationCommand, describeDatabase, describeMigrations, describeReady, describeStorage, postgresTarget } from '../../src/startup-log.js';
 
 describe('start-up lines', () => {
   it('name a PostgreSQL database by host, port and name only, never its credentials or parameters', () => {
@@ -33,11 +34,24 @@ describe('start-up lines', () => {
     expect(describeMigrations([], 11, 12).fields).toEqual({ applied: 0, total: 11, durationMs: 12 });
   });
 
+  it('print a command that, pasted where ADMIN_TOKEN is unset, stops before curl and says what to set', () => {
+    // Port 9 (discard): were curl to run, it would fail to connect, with another message and exit code 7.
+    const { env } = process;
+    const run = spawnSync('bash', ['-c', createOrganizationCommand('http://127.0.0.1:9')], {
+      env: Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'ADMIN_TOKEN')),
+      encoding: 'utf8',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.status).not.toBe(7);
+    expect(run.stderr).toContain('ADMIN_TOKEN: export ADMIN_TOKEN=<the token this server was started with>');
+  });
+
   it('add how to create the first organization only while there is none', () => {
     expect(describeReady('http://localhost:3000', true, true).msg).toBe('ready: http://localhost:3000 (API reference at http://localhost:3000/docs)');
-    expect(describeReady('http://localhost:3000', false, true).msg).toContain(
-      'curl -X POST http://localhost:3000/api/v1/admin/organizations --oauth2-bearer "$ADMIN_TOKEN"',
-    );
+    const first = describeReady('http://localhost:3000', false, true).msg;
+    expect(first).toContain('from a shell where ADMIN_TOKEN holds the token this server was started with: ');
+    expect(first.endsWith(createOrganizationCommand('http://localhost:3000'))).toBe(true);
+    expect(first).toContain('curl -X POST http://localhost:3000/api/v1/admin/organizations --oauth2-bearer "${ADMIN_TOKEN:?');
     expect(describeReady('http://localhost:3000', false, false).msg).toContain('create-org');
   });
 });

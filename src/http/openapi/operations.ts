@@ -35,6 +35,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/v1/estates/{estateId}/domains': 'createDomain',
   'POST /api/v1/estates/{estateId}/domains/{hostname}/verify': 'verifyDomain',
   'DELETE /api/v1/estates/{estateId}/domains/{hostname}': 'deleteDomain',
+  'DELETE /api/v1/estates/{estateId}/page/previews': 'revokePagePreviews',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',
   'GET /api/v1/navigator/{id}': 'getNavigator',

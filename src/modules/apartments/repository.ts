@@ -365,9 +365,11 @@ export const apartmentsRepository = {
       .offset(filter.offset)
       .limit(filter.limit);
     const n = count.select((eb) => eb.fn.countAll().as('n'));
+    // Written as text, not json_build_object/json_agg ("count" : 3, items joined by ", "): the answer is
+    // compact with the schema's keys in order, the bytes of every other answer (issue 38).
     const statement = sql`
       SELECT c.n::text AS total,
-        json_build_object('count', c.n, 'items', coalesce((SELECT json_agg(p.doc) FROM (${rows}) AS p), '[]'::json))::text AS body
+        '{"count":' || c.n || ',"items":' || coalesce((SELECT '[' || string_agg(p.doc::text, ',') || ']' FROM (${rows}) AS p), '[]') || '}' AS body
       FROM (${n}) AS c`.compile(k);
     return { sql: statement.sql, parameters: statement.parameters };
   },

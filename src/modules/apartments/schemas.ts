@@ -9,41 +9,74 @@ export const AREA_UNITS = ['m2', 'ft2'] as const;
 export const EXPOSURES = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
 export const ANGLE_SOURCES = ['auto', 'manual'] as const;
 
-const literalUnion = (values: readonly string[], description?: string) =>
+const literalUnion = (values: readonly string[], description?: string, extra: Record<string, unknown> = {}) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
-    description ? { description } : {},
+    { ...(description ? { description } : {}), ...extra },
   );
 
-const Amount = () => Type.Number({ minimum: 0, maximum: 1e9 });
-const Count = () => Type.Integer({ minimum: 0, maximum: 10_000 });
+const Amount = (description: string, example: number) => Type.Number({ minimum: 0, maximum: 1e9, description, examples: [example] });
+const Count = (description: string, example: number) => Type.Integer({ minimum: 0, maximum: 10_000, description, examples: [example] });
+const Areas = (description: string, example: number[]) =>
+  Type.Array(Type.Number({ minimum: 0, maximum: 1e9 }), { maxItems: 50, description, examples: [example] });
 
+/**
+ * The fields of apartmentData with their meaning, unit and an example (the spec gives only their types:
+ * docs/decisions.md, "Rough edges (issue 38)"). Every field is optional; the service stores what is sent.
+ */
 const apartmentDataFields = {
-  area: Amount(),
-  areaUnit: literalUnion(AREA_UNITS, 'm2 or ft2'),
-  terrace: Amount(),
-  terraces: Type.Array(Amount(), { maxItems: 50 }),
-  balcony: Amount(),
-  balconies: Type.Array(Amount(), { maxItems: 50 }),
-  bedrooms: Count(),
-  rooms: Count(),
-  bathrooms: Count(),
-  floor: Type.Integer({ minimum: -100, maximum: 1000 }),
-  garage: Count(),
-  storage: Count(),
-  category: Type.String({ maxLength: LIMITS.shortText }),
-  priceAsterisk: Type.String({ maxLength: LIMITS.shortText }),
-  exposures: Type.Array(literalUnion(EXPOSURES), { maxItems: 8 }),
-  floorHeight: Type.Number({ minimum: 0, maximum: 1000 }),
-  hasDen: Type.Boolean(),
+  area: Amount('Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2)', 54.5),
+  areaUnit: literalUnion(AREA_UNITS, 'Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet)', {
+    examples: ['m2'],
+  }),
+  terrace: Amount('Total terrace area, in areaUnit (an area, not a count; 0 or absent: none)', 12.5),
+  terraces: Areas('Area of each terrace, in areaUnit, one number per terrace (their count is the array length)', [8, 4.5]),
+  balcony: Amount('Total balcony area, in areaUnit (an area, not a count; 0 or absent: none)', 6.2),
+  balconies: Areas('Area of each balcony, in areaUnit, one number per balcony (their count is the array length)', [3.1, 3.1]),
+  bedrooms: Count('Number of bedrooms', 2),
+  rooms: Count('Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not', 3),
+  bathrooms: Count('Number of bathrooms', 1),
+  floor: Type.Integer({
+    minimum: -100,
+    maximum: 1000,
+    description: 'Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground',
+    examples: [3],
+  }),
+  garage: Count('Number of garage or parking spaces that come with the apartment', 1),
+  storage: Count('Number of storage rooms (cellar or locker units) that come with the apartment', 1),
+  category: Type.String({ maxLength: LIMITS.shortText, description: 'Your own category or type label, shown as written', examples: ['Penthouse'] }),
+  priceAsterisk: Type.String({
+    maxLength: LIMITS.shortText,
+    description: 'Footnote to the price, shown next to it as written (what the price includes or excludes)',
+    examples: ['Parking space not included'],
+  }),
+  exposures: Type.Array(literalUnion(EXPOSURES), {
+    maxItems: 8,
+    description: 'Compass directions the windows face: N, NE, E, SE, S, SW, W or NW',
+    examples: [['S', 'W']],
+  }),
+  floorHeight: Type.Number({
+    minimum: 0,
+    maximum: 1000,
+    description: 'Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys',
+    examples: [2.7],
+  }),
+  hasDen: Type.Boolean({ description: 'Whether the apartment has a den: a small extra room not counted in bedrooms', examples: [false] }),
 };
 
 type DataFields = typeof apartmentDataFields;
 
 /** apartmentData as sent: every key optional; null removes a key on PATCH (merge semantics). */
-export const ApartmentDataInput = Type.Object(Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(Nullable(s))])), {
-  additionalProperties: false,
-}) as unknown as TObject<{ [K in keyof DataFields]: TOptional<TUnion<[DataFields[K], TNull]>> }>;
+export const ApartmentDataInput = Type.Object(
+  Object.fromEntries(
+    Object.entries(apartmentDataFields).map(([k, s]) => [
+      k,
+      // The meaning on the property itself (not only inside its anyOf), so the document and the client show it.
+      Type.Optional(Type.Union([s, Type.Null()], { description: `${s.description}. null removes it (PATCH)`, examples: s.examples })),
+    ]),
+  ),
+  { additionalProperties: false },
+) as unknown as TObject<{ [K in keyof DataFields]: TOptional<TUnion<[DataFields[K], TNull]>> }>;
 
 export const ApartmentDataSchema = Type.Object(
   Object.fromEntries(Object.entries(apartmentDataFields).map(([k, s]) => [k, Type.Optional(s)])),

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { BoundedMap } from '../../bounded-map.js';
 import type { Database, Queryable } from '../../db/client.js';
+import type { FreshStatistics } from '../../db/fresh-statistics.js';
 import { type Caching, ReadCache, followingWrites } from '../../db/read-cache.js';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { etagOf, requireIfMatch } from '../../http/etag.js';
@@ -103,6 +104,8 @@ export class ApartmentsService {
   constructor(
     private readonly db: Database,
     caching: Caching,
+    /** Told of the rows a bulk write changed, so the planner's numbers follow (src/db/fresh-statistics.ts). */
+    private readonly statistics?: FreshStatistics,
   ) {
     this.documents = new ReadCache({
       ...followingWrites(db, caching, false),
@@ -213,7 +216,7 @@ export class ApartmentsService {
       (i, first, item) => `apartments[${i}].name "${item.name.trim()}" repeats apartments[${first}].name in this request`,
     );
     requireDistinct(input.apartments, (item) => item.externalId ?? undefined, repeatedExternalId);
-    return this.db.transaction(async (tx) => {
+    const answer = await this.db.transaction(async (tx) => {
       const building = await batchBuilding(tx, organizationId, input);
       await requireExternalIdsFree(
         tx,
@@ -231,6 +234,8 @@ export class ApartmentsService {
       );
       return { created: rows.length, ids: apartments.map((a) => a.id) };
     });
+    this.statistics?.changed('apartments', answer.created);
+    return answer;
   }
 
   /**
@@ -294,7 +299,7 @@ export class ApartmentsService {
   async upsert(organizationId: string, input: Static<typeof UpsertApartmentsBody>): Promise<UpsertAnswer> {
     const at = new Date().toISOString();
     requireDistinct(input.apartments, (item) => item.externalId, repeatedExternalId);
-    return this.db.transaction(async (tx) => {
+    const answer = await this.db.transaction(async (tx) => {
       const building = await batchBuilding(tx, organizationId, input);
       const stored = await repo.lockByExternalIds(
         tx,
@@ -345,6 +350,9 @@ export class ApartmentsService {
       await this.emitWrites(tx, organizationId, updates, updated, created);
       return { created: creates.length, updated: updates.length, unchanged: stamps.length, items };
     });
+    // Stamped rows change too (lastSynchronizedAt): every row the call named.
+    this.statistics?.changed('apartments', answer.items.length);
+    return answer;
   }
 
   /**
@@ -365,7 +373,7 @@ export class ApartmentsService {
           ? `apartments[${i}].id: Apartment with id ${item.id} not found`
           : `apartments[${i}].externalId: no apartment has externalId "${item.externalId}"`,
       );
-    return this.db.transaction(async (tx) => {
+    const answer = await this.db.transaction(async (tx) => {
       const ids = input.apartments.flatMap((a) => (a.id !== undefined && isUuid(a.id) ? [a.id.toLowerCase()] : []));
       const externalIds = input.apartments.flatMap((a) => (a.externalId !== undefined ? [a.externalId] : []));
       const stored = await repo.lockByKeys(tx, organizationId, ids, externalIds);
@@ -413,6 +421,8 @@ export class ApartmentsService {
       await this.emitWrites(tx, organizationId, writes, updated, []);
       return { updated: writes.length };
     });
+    this.statistics?.changed('apartments', answer.updated);
+    return answer;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Description, Id, MemberList, Name, Nullable, QueryEnum, StringEnum, withIgnored } from '../../http/schemas.js';
+import { Description, Id, MemberList, Nullable, QueryEnum, SINGLE_LINE, SingleLineName, StringEnum, withIgnored } from '../../http/schemas.js';
 import { UserInline } from '../users/schemas.js';
 
 export const INQUIRY_STATUSES = ['NEW', 'IN_PROGRESS', 'WON', 'LOST', 'SPAM'] as const;
@@ -41,9 +41,11 @@ export const InquiryReceipt = Type.Object(
 
 export const SubmitInquiryBody = Type.Object(
   {
-    name: Name('Prospect name'),
-    email: Type.String({ format: 'email', maxLength: 254 }),
-    phoneNumber: Type.Optional(Nullable(Type.String({ pattern: PHONE, maxLength: 32, description: 'Digits with optional +, spaces, ( ) . - /' }))),
+    name: SingleLineName('Prospect name'),
+    email: Type.String({ format: 'email', maxLength: 254, pattern: SINGLE_LINE, description: 'E-mail address; one line, no control characters' }),
+    phoneNumber: Type.Optional(
+      Nullable(Type.String({ pattern: PHONE, maxLength: 32, description: 'Digits with optional +, spaces, ( ) . - /; one line, no control characters' })),
+    ),
     info: Type.Optional(Nullable(Description())),
     apartmentIds: Type.Optional(Type.Array(Id('Apartment of this estate'), { maxItems: 100 })),
     referralUserId: Type.Optional(Nullable(Id('A member of the estate organization'))),

@@ -44,6 +44,16 @@ export const pagesRepository = {
     return q(db).selectFrom('estates').select(['id', 'organizationId', 'slug']).where('id', '=', estateId).executeTakeFirst();
   },
 
+  /** Moves the estate's preview version on (migration 0017): every link signed under an earlier one stops verifying. */
+  async revokePreviews(db: Queryable, organizationId: string, estateId: string): Promise<void> {
+    await q(db)
+      .updateTable('estatePages')
+      .set((eb) => ({ previewVersion: eb('previewVersion', '+', 1) }))
+      .where('organizationId', '=', organizationId)
+      .where('estateId', '=', estateId)
+      .execute();
+  },
+
   /** Writes every field (the caller merged them over the stored row), making the row and its preview secret on first use. */
   upsert(db: Queryable, organizationId: string, estateId: string, fields: PageFields): Promise<PageRow> {
     const values = { ...fields, embedOrigins: json(fields.embedOrigins) };

@@ -8,7 +8,7 @@ import { AppError } from '../../errors.js';
 import { requireAuth } from '../../http/auth.js';
 import { sendCompressible } from '../../http/compression.js';
 import { ETAG_HEADER, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
-import { errorResponses, partnerErrors } from '../../http/schemas.js';
+import { SINGLE_LINE, SINGLE_LINE_NAME, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { isUuid } from '../../ids.js';
 import { siteOf } from '../domains/site.js';
 import { SubmitInquiryBody } from '../inquiries/schemas.js';
@@ -84,6 +84,24 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => reply.code(201).send(await service.preview(requireAuth(request).organizationId, request.params.estateId)),
   );
+
+  app.delete(
+    '/estates/:estateId/page/previews',
+    {
+      config: { auth: 'partner' },
+      schema: {
+        tags,
+        summary: 'Revoke every preview link of the estate issued so far (links issued after this call work)',
+        security,
+        params: PageEstateParams,
+        response: { 204: Type.Null({ description: 'Every earlier preview link now answers 404' }), ...partnerErrors() },
+      },
+    },
+    async (request, reply) => {
+      await service.revokePreviews(requireAuth(request).organizationId, request.params.estateId);
+      return reply.code(204).send(null);
+    },
+  );
 };
 
 /** The no-JS filter form's values: anything unexpected is ignored (a visitor's URL, not an API call). */
@@ -140,6 +158,16 @@ const MESSAGES: Record<string, string> = {
   apartmentIds: 'Choose homes of this project.',
 };
 
+/** A name or e-mail address with a line break or another control character (sent by a script, not typed). */
+const ONE_LINE: Record<string, string> = {
+  name: 'Enter your name on one line, without line breaks or control characters.',
+  email: 'Enter the e-mail address on one line, without line breaks or control characters.',
+};
+const isSingleLineRule = (params: unknown) => {
+  const { pattern } = params as { pattern?: string };
+  return pattern === SINGLE_LINE || pattern === SINGLE_LINE_NAME;
+};
+
 /** The urlencoded form as the public inquiry's fields, and its errors by field (after the same schema as the API). */
 function readForm(body: URLSearchParams): { input: Record<string, unknown>; state: FormState; spam: boolean } {
   const one = (k: string) => (body.get(k) ?? '').slice(0, 25_000);
@@ -163,7 +191,10 @@ function readForm(body: URLSearchParams): { input: Record<string, unknown>; stat
   if (!checkInquiry(input)) {
     for (const e of checkInquiry.errors ?? []) {
       const field = (e.instancePath.split('/')[1] ?? (e.params as { missingProperty?: string }).missingProperty ?? 'form') as keyof FormState['errors'];
-      if (field in MESSAGES && !errors[field]) errors[field] = MESSAGES[field];
+      if (!(field in MESSAGES)) continue;
+      // Saying what is wrong with a line break beats the field's general message.
+      if (isSingleLineRule(e.params)) errors[field] = ONE_LINE[field] ?? MESSAGES[field];
+      else errors[field] ??= MESSAGES[field];
     }
   }
   return { input, state: { values, errors }, spam: (body.get(HONEYPOT) ?? '') !== '' };

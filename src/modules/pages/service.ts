@@ -235,7 +235,21 @@ export class PagesService {
       // The first preview of an estate never configured makes its row (off, defaults) and so its secret.
       row ??= await repo.upsert(tx, organizationId, estate.id, fieldsOf(undefined));
       const expires = Date.now() + PREVIEW_TTL_MS;
-      return { url: `${this.url(estate.slug)}?preview=${signPreview(row.previewSecret, estate.id, expires)}`, expiresAt: new Date(expires).toISOString() };
+      return {
+        url: `${this.url(estate.slug)}?preview=${signPreview(row.previewSecret, estate.id, expires, row.previewVersion)}`,
+        expiresAt: new Date(expires).toISOString(),
+      };
+    });
+  }
+
+  /**
+   * Ends every preview link of the estate issued so far: its preview version moves on, and links are
+   * signed with the version they were issued under. An estate never previewed has no links (no row).
+   */
+  async revokePreviews(organizationId: string, estateId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const estate = await requireEstate(tx, organizationId, estateId, true);
+      await repo.revokePreviews(tx, organizationId, estate.id);
     });
   }
 
@@ -307,7 +321,7 @@ export class PagesService {
     // A hostname's routing may lag a slug given to another estate: never that estate's page on this host.
     if (request.site && request.site.estateId !== estateRef.id) return undefined;
     const row = await repo.ofEstate(this.db, estateRef.id);
-    const preview = request.preview !== undefined && row !== undefined && verifyPreview(row.previewSecret, estateRef.id, request.preview);
+    const preview = request.preview !== undefined && row !== undefined && verifyPreview(row.previewSecret, estateRef.id, request.preview, row.previewVersion);
     if (!row || (!row.enabled && !preview)) return undefined;
     if (request.preview !== undefined && !preview) return undefined;
     const data = await this.load(row);

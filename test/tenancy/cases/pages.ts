@@ -18,5 +18,6 @@ export const pageCases: ModuleCases = {
     [`GET ${P}`]: { foreign: 'isolated', request: () => ({ url: `/api/v1/estates/${estateId}/page` }) },
     [`PUT ${P}`]: { foreign: 404, request: () => ({ url: `/api/v1/estates/${estateId}/page`, body: { enabled: false, locale: 'en-GB' } }) },
     [`POST ${P}/preview`]: { foreign: 404, request: () => ({ url: `/api/v1/estates/${estateId}/page/preview` }) },
+    [`DELETE ${P}/previews`]: { foreign: 404, request: () => ({ url: `/api/v1/estates/${estateId}/page/previews` }) },
   },
 };

@@ -1396,6 +1396,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/estates/{estateId}/page/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke every preview link of the estate issued so far (links issued after this call work)
+         * @description Revoke every preview link of the estate issued so far (links issued after this call work). Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        delete: operations["revokePagePreviews"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1954,23 +1974,99 @@ export interface components {
             /** @enum {string} */
             apartmentType: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
             apartmentData: {
+                /**
+                 * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2)
+                 * @example 54.5
+                 */
                 area?: number;
-                /** @description m2 or ft2 */
+                /**
+                 * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet)
+                 * @example m2
+                 */
                 areaUnit?: "m2" | "ft2";
+                /**
+                 * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none)
+                 * @example 12.5
+                 */
                 terrace?: number;
+                /**
+                 * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length)
+                 * @example [
+                 *       8,
+                 *       4.5
+                 *     ]
+                 */
                 terraces?: number[];
+                /**
+                 * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none)
+                 * @example 6.2
+                 */
                 balcony?: number;
+                /**
+                 * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length)
+                 * @example [
+                 *       3.1,
+                 *       3.1
+                 *     ]
+                 */
                 balconies?: number[];
+                /**
+                 * @description Number of bedrooms
+                 * @example 2
+                 */
                 bedrooms?: number;
+                /**
+                 * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not
+                 * @example 3
+                 */
                 rooms?: number;
+                /**
+                 * @description Number of bathrooms
+                 * @example 1
+                 */
                 bathrooms?: number;
+                /**
+                 * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground
+                 * @example 3
+                 */
                 floor?: number;
+                /**
+                 * @description Number of garage or parking spaces that come with the apartment
+                 * @example 1
+                 */
                 garage?: number;
+                /**
+                 * @description Number of storage rooms (cellar or locker units) that come with the apartment
+                 * @example 1
+                 */
                 storage?: number;
+                /**
+                 * @description Your own category or type label, shown as written
+                 * @example Penthouse
+                 */
                 category?: string;
+                /**
+                 * @description Footnote to the price, shown next to it as written (what the price includes or excludes)
+                 * @example Parking space not included
+                 */
                 priceAsterisk?: string;
+                /**
+                 * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW
+                 * @example [
+                 *       "S",
+                 *       "W"
+                 *     ]
+                 */
                 exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[];
+                /**
+                 * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys
+                 * @example 2.7
+                 */
                 floorHeight?: number;
+                /**
+                 * @description Whether the apartment has a den: a small extra room not counted in bedrooms
+                 * @example false
+                 */
                 hasDen?: boolean;
             };
             buildingId: string;
@@ -4984,22 +5080,99 @@ export interface operations {
                     /** @description RESIDENTIAL, COMMERCIAL, PARKING or STORAGE */
                     apartmentType?: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
                     apartmentData?: {
+                        /**
+                         * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2). null removes it (PATCH)
+                         * @example 54.5
+                         */
                         area?: number | null;
+                        /**
+                         * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet). null removes it (PATCH)
+                         * @example m2
+                         */
                         areaUnit?: ("m2" | "ft2") | null;
+                        /**
+                         * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                         * @example 12.5
+                         */
                         terrace?: number | null;
+                        /**
+                         * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length). null removes it (PATCH)
+                         * @example [
+                         *       8,
+                         *       4.5
+                         *     ]
+                         */
                         terraces?: number[] | null;
+                        /**
+                         * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                         * @example 6.2
+                         */
                         balcony?: number | null;
+                        /**
+                         * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length). null removes it (PATCH)
+                         * @example [
+                         *       3.1,
+                         *       3.1
+                         *     ]
+                         */
                         balconies?: number[] | null;
+                        /**
+                         * @description Number of bedrooms. null removes it (PATCH)
+                         * @example 2
+                         */
                         bedrooms?: number | null;
+                        /**
+                         * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not. null removes it (PATCH)
+                         * @example 3
+                         */
                         rooms?: number | null;
+                        /**
+                         * @description Number of bathrooms. null removes it (PATCH)
+                         * @example 1
+                         */
                         bathrooms?: number | null;
+                        /**
+                         * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground. null removes it (PATCH)
+                         * @example 3
+                         */
                         floor?: number | null;
+                        /**
+                         * @description Number of garage or parking spaces that come with the apartment. null removes it (PATCH)
+                         * @example 1
+                         */
                         garage?: number | null;
+                        /**
+                         * @description Number of storage rooms (cellar or locker units) that come with the apartment. null removes it (PATCH)
+                         * @example 1
+                         */
                         storage?: number | null;
+                        /**
+                         * @description Your own category or type label, shown as written. null removes it (PATCH)
+                         * @example Penthouse
+                         */
                         category?: string | null;
+                        /**
+                         * @description Footnote to the price, shown next to it as written (what the price includes or excludes). null removes it (PATCH)
+                         * @example Parking space not included
+                         */
                         priceAsterisk?: string | null;
+                        /**
+                         * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW. null removes it (PATCH)
+                         * @example [
+                         *       "S",
+                         *       "W"
+                         *     ]
+                         */
                         exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
+                        /**
+                         * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys. null removes it (PATCH)
+                         * @example 2.7
+                         */
                         floorHeight?: number | null;
+                        /**
+                         * @description Whether the apartment has a den: a small extra room not counted in bedrooms. null removes it (PATCH)
+                         * @example false
+                         */
                         hasDen?: boolean | null;
                     };
                     showPrice?: boolean;
@@ -5107,22 +5280,99 @@ export interface operations {
                         /** @description RESIDENTIAL, COMMERCIAL, PARKING or STORAGE */
                         apartmentType?: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
                         apartmentData?: {
+                            /**
+                             * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2). null removes it (PATCH)
+                             * @example 54.5
+                             */
                             area?: number | null;
+                            /**
+                             * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet). null removes it (PATCH)
+                             * @example m2
+                             */
                             areaUnit?: ("m2" | "ft2") | null;
+                            /**
+                             * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 12.5
+                             */
                             terrace?: number | null;
+                            /**
+                             * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       8,
+                             *       4.5
+                             *     ]
+                             */
                             terraces?: number[] | null;
+                            /**
+                             * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 6.2
+                             */
                             balcony?: number | null;
+                            /**
+                             * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       3.1,
+                             *       3.1
+                             *     ]
+                             */
                             balconies?: number[] | null;
+                            /**
+                             * @description Number of bedrooms. null removes it (PATCH)
+                             * @example 2
+                             */
                             bedrooms?: number | null;
+                            /**
+                             * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not. null removes it (PATCH)
+                             * @example 3
+                             */
                             rooms?: number | null;
+                            /**
+                             * @description Number of bathrooms. null removes it (PATCH)
+                             * @example 1
+                             */
                             bathrooms?: number | null;
+                            /**
+                             * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground. null removes it (PATCH)
+                             * @example 3
+                             */
                             floor?: number | null;
+                            /**
+                             * @description Number of garage or parking spaces that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             garage?: number | null;
+                            /**
+                             * @description Number of storage rooms (cellar or locker units) that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             storage?: number | null;
+                            /**
+                             * @description Your own category or type label, shown as written. null removes it (PATCH)
+                             * @example Penthouse
+                             */
                             category?: string | null;
+                            /**
+                             * @description Footnote to the price, shown next to it as written (what the price includes or excludes). null removes it (PATCH)
+                             * @example Parking space not included
+                             */
                             priceAsterisk?: string | null;
+                            /**
+                             * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW. null removes it (PATCH)
+                             * @example [
+                             *       "S",
+                             *       "W"
+                             *     ]
+                             */
                             exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
+                            /**
+                             * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys. null removes it (PATCH)
+                             * @example 2.7
+                             */
                             floorHeight?: number | null;
+                            /**
+                             * @description Whether the apartment has a den: a small extra room not counted in bedrooms. null removes it (PATCH)
+                             * @example false
+                             */
                             hasDen?: boolean | null;
                         };
                         showPrice?: boolean;
@@ -5232,22 +5482,99 @@ export interface operations {
                         /** @description RESIDENTIAL, COMMERCIAL, PARKING or STORAGE */
                         apartmentType?: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
                         apartmentData?: {
+                            /**
+                             * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2). null removes it (PATCH)
+                             * @example 54.5
+                             */
                             area?: number | null;
+                            /**
+                             * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet). null removes it (PATCH)
+                             * @example m2
+                             */
                             areaUnit?: ("m2" | "ft2") | null;
+                            /**
+                             * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 12.5
+                             */
                             terrace?: number | null;
+                            /**
+                             * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       8,
+                             *       4.5
+                             *     ]
+                             */
                             terraces?: number[] | null;
+                            /**
+                             * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 6.2
+                             */
                             balcony?: number | null;
+                            /**
+                             * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       3.1,
+                             *       3.1
+                             *     ]
+                             */
                             balconies?: number[] | null;
+                            /**
+                             * @description Number of bedrooms. null removes it (PATCH)
+                             * @example 2
+                             */
                             bedrooms?: number | null;
+                            /**
+                             * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not. null removes it (PATCH)
+                             * @example 3
+                             */
                             rooms?: number | null;
+                            /**
+                             * @description Number of bathrooms. null removes it (PATCH)
+                             * @example 1
+                             */
                             bathrooms?: number | null;
+                            /**
+                             * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground. null removes it (PATCH)
+                             * @example 3
+                             */
                             floor?: number | null;
+                            /**
+                             * @description Number of garage or parking spaces that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             garage?: number | null;
+                            /**
+                             * @description Number of storage rooms (cellar or locker units) that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             storage?: number | null;
+                            /**
+                             * @description Your own category or type label, shown as written. null removes it (PATCH)
+                             * @example Penthouse
+                             */
                             category?: string | null;
+                            /**
+                             * @description Footnote to the price, shown next to it as written (what the price includes or excludes). null removes it (PATCH)
+                             * @example Parking space not included
+                             */
                             priceAsterisk?: string | null;
+                            /**
+                             * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW. null removes it (PATCH)
+                             * @example [
+                             *       "S",
+                             *       "W"
+                             *     ]
+                             */
                             exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
+                            /**
+                             * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys. null removes it (PATCH)
+                             * @example 2.7
+                             */
                             floorHeight?: number | null;
+                            /**
+                             * @description Whether the apartment has a den: a small extra room not counted in bedrooms. null removes it (PATCH)
+                             * @example false
+                             */
                             hasDen?: boolean | null;
                         };
                         showPrice?: boolean;
@@ -5353,22 +5680,99 @@ export interface operations {
                         /** @description RESIDENTIAL, COMMERCIAL, PARKING or STORAGE */
                         apartmentType?: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
                         apartmentData?: {
+                            /**
+                             * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2). null removes it (PATCH)
+                             * @example 54.5
+                             */
                             area?: number | null;
+                            /**
+                             * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet). null removes it (PATCH)
+                             * @example m2
+                             */
                             areaUnit?: ("m2" | "ft2") | null;
+                            /**
+                             * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 12.5
+                             */
                             terrace?: number | null;
+                            /**
+                             * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       8,
+                             *       4.5
+                             *     ]
+                             */
                             terraces?: number[] | null;
+                            /**
+                             * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                             * @example 6.2
+                             */
                             balcony?: number | null;
+                            /**
+                             * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length). null removes it (PATCH)
+                             * @example [
+                             *       3.1,
+                             *       3.1
+                             *     ]
+                             */
                             balconies?: number[] | null;
+                            /**
+                             * @description Number of bedrooms. null removes it (PATCH)
+                             * @example 2
+                             */
                             bedrooms?: number | null;
+                            /**
+                             * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not. null removes it (PATCH)
+                             * @example 3
+                             */
                             rooms?: number | null;
+                            /**
+                             * @description Number of bathrooms. null removes it (PATCH)
+                             * @example 1
+                             */
                             bathrooms?: number | null;
+                            /**
+                             * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground. null removes it (PATCH)
+                             * @example 3
+                             */
                             floor?: number | null;
+                            /**
+                             * @description Number of garage or parking spaces that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             garage?: number | null;
+                            /**
+                             * @description Number of storage rooms (cellar or locker units) that come with the apartment. null removes it (PATCH)
+                             * @example 1
+                             */
                             storage?: number | null;
+                            /**
+                             * @description Your own category or type label, shown as written. null removes it (PATCH)
+                             * @example Penthouse
+                             */
                             category?: string | null;
+                            /**
+                             * @description Footnote to the price, shown next to it as written (what the price includes or excludes). null removes it (PATCH)
+                             * @example Parking space not included
+                             */
                             priceAsterisk?: string | null;
+                            /**
+                             * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW. null removes it (PATCH)
+                             * @example [
+                             *       "S",
+                             *       "W"
+                             *     ]
+                             */
                             exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
+                            /**
+                             * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys. null removes it (PATCH)
+                             * @example 2.7
+                             */
                             floorHeight?: number | null;
+                            /**
+                             * @description Whether the apartment has a den: a small extra room not counted in bedrooms. null removes it (PATCH)
+                             * @example false
+                             */
                             hasDen?: boolean | null;
                         };
                         showPrice?: boolean;
@@ -5576,22 +5980,99 @@ export interface operations {
                     /** @description RESIDENTIAL, COMMERCIAL, PARKING or STORAGE */
                     apartmentType?: "RESIDENTIAL" | "COMMERCIAL" | "PARKING" | "STORAGE";
                     apartmentData?: {
+                        /**
+                         * @description Usable floor area of the apartment, in areaUnit (square metres unless areaUnit is ft2). null removes it (PATCH)
+                         * @example 54.5
+                         */
                         area?: number | null;
+                        /**
+                         * @description Unit of area, terrace(s) and balcony/balconies: m2 (square metres, assumed when absent) or ft2 (square feet). null removes it (PATCH)
+                         * @example m2
+                         */
                         areaUnit?: ("m2" | "ft2") | null;
+                        /**
+                         * @description Total terrace area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                         * @example 12.5
+                         */
                         terrace?: number | null;
+                        /**
+                         * @description Area of each terrace, in areaUnit, one number per terrace (their count is the array length). null removes it (PATCH)
+                         * @example [
+                         *       8,
+                         *       4.5
+                         *     ]
+                         */
                         terraces?: number[] | null;
+                        /**
+                         * @description Total balcony area, in areaUnit (an area, not a count; 0 or absent: none). null removes it (PATCH)
+                         * @example 6.2
+                         */
                         balcony?: number | null;
+                        /**
+                         * @description Area of each balcony, in areaUnit, one number per balcony (their count is the array length). null removes it (PATCH)
+                         * @example [
+                         *       3.1,
+                         *       3.1
+                         *     ]
+                         */
                         balconies?: number[] | null;
+                        /**
+                         * @description Number of bedrooms. null removes it (PATCH)
+                         * @example 2
+                         */
                         bedrooms?: number | null;
+                        /**
+                         * @description Number of rooms, bedrooms and living room included, kitchen, bathrooms and hallways not. null removes it (PATCH)
+                         * @example 3
+                         */
                         rooms?: number | null;
+                        /**
+                         * @description Number of bathrooms. null removes it (PATCH)
+                         * @example 1
+                         */
                         bathrooms?: number | null;
+                        /**
+                         * @description Storey the apartment is on (its entrance storey): 0 the ground floor, 1 the first above it, negative below ground. null removes it (PATCH)
+                         * @example 3
+                         */
                         floor?: number | null;
+                        /**
+                         * @description Number of garage or parking spaces that come with the apartment. null removes it (PATCH)
+                         * @example 1
+                         */
                         garage?: number | null;
+                        /**
+                         * @description Number of storage rooms (cellar or locker units) that come with the apartment. null removes it (PATCH)
+                         * @example 1
+                         */
                         storage?: number | null;
+                        /**
+                         * @description Your own category or type label, shown as written. null removes it (PATCH)
+                         * @example Penthouse
+                         */
                         category?: string | null;
+                        /**
+                         * @description Footnote to the price, shown next to it as written (what the price includes or excludes). null removes it (PATCH)
+                         * @example Parking space not included
+                         */
                         priceAsterisk?: string | null;
+                        /**
+                         * @description Compass directions the windows face: N, NE, E, SE, S, SW, W or NW. null removes it (PATCH)
+                         * @example [
+                         *       "S",
+                         *       "W"
+                         *     ]
+                         */
                         exposures?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
+                        /**
+                         * @description Clear ceiling height of the rooms (floor to ceiling), in metres, or in feet when areaUnit is ft2; not a count of storeys. null removes it (PATCH)
+                         * @example 2.7
+                         */
                         floorHeight?: number | null;
+                        /**
+                         * @description Whether the apartment has a den: a small extra room not counted in bedrooms. null removes it (PATCH)
+                         * @example false
+                         */
                         hasDen?: boolean | null;
                     };
                     showPrice?: boolean;
@@ -5727,9 +6208,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Prospect name */
+                    /** @description Prospect name; one line, no control characters */
                     name: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description E-mail address; one line, no control characters
+                     */
                     email: string;
                     phoneNumber?: string | null;
                     info?: string | null;
@@ -8347,6 +8831,40 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PagePreviewLink"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    revokePagePreviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every earlier preview link now answers 404 */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
