@@ -216,6 +216,26 @@ describe('your own domain: routing by Host, the TLS ask, re-verification (issue 
     expect((await ask('x'.repeat(2000))).statusCode).toBe(400);
   });
 
+  it('the TLS ask is limited to TLS_ASK_MAX answers a second per instance (429 with Retry-After past it)', async () => {
+    const limited = await createTestApp({ env: { TLS_ASK_MAX: '3' } });
+    try {
+      const statuses: number[] = [];
+      let retryAfter: string | undefined;
+      for (let i = 0; i < 20; i++) {
+        const res = await limited.app.inject({ method: 'GET', url: '/internal/tls/allowed?domain=localhost' });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) retryAfter = res.headers['retry-after'] as string;
+      }
+      // 20 asks fit in at most a few seconds: at most 3 answered in each.
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      expect(statuses[0]).toBe(200);
+      expect(retryAfter).toBe('1');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('re-verification: a record gone is unverified after the grace (an event), then neither served nor allowed', async () => {
     await t.request({ method: 'POST', url: '/api/v1/webhooks', key: a.key, body: { url: 'http://127.0.0.1:9/hooks', events: ['domain.unverified'] } });
     const domains = t.app.services.domains;
