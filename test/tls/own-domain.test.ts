@@ -12,7 +12,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from '../browser/chromium.js';
 import { type TestApp, createTestApp } from '../helpers/app.js';
 import { type TestDns, startTestDns } from '../helpers/dns-server.js';
 import { seedPage } from '../helpers/page-seed.js';
-import { freePort } from '../helpers/processes.js';
+import { ROOT, freePort } from '../helpers/processes.js';
 
 const HOST = 'homes.test-agency.example';
 const UNVERIFIED = 'unverified.test-agency.example';
@@ -205,6 +205,18 @@ describe('your own domain over TLS: Caddy, Pebble and Chromium (issue 37)', () =
     await t?.close();
     await dns?.stop();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('deploy/Caddyfile adapts: its own host by name, every other name on demand, asking the service', () => {
+    const adapted = JSON.parse(
+      execFileSync(CADDY, ['adapt', '--config', path.join(ROOT, 'deploy/Caddyfile'), '--adapter', 'caddyfile'], {
+        env: { ...process.env, PUBLIC_HOST: 'pages.example.com', UPSTREAM: '127.0.0.1:3000', HOME: dir },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).toString(),
+    );
+    const automation = adapted.apps.tls.automation;
+    expect(automation.on_demand.ask).toBe('http://127.0.0.1:3000/internal/tls/allowed');
+    expect(automation.policies).toEqual([{ subjects: ['pages.example.com'] }, { on_demand: true }]);
   });
 
   it('shows the estate’s page at https://homes.test-agency.example/ over a certificate Pebble issued', async () => {
