@@ -11,6 +11,7 @@ import { mapRepository } from '../src/modules/addons/map/repository.js';
 import { APARTMENT_DEFAULTS, apartmentsRepository } from '../src/modules/apartments/repository.js';
 import { assetsRepository } from '../src/modules/assets/repository.js';
 import { buildingsRepository } from '../src/modules/buildings/repository.js';
+import { domainsRepository } from '../src/modules/domains/repository.js';
 import { estatesRepository } from '../src/modules/estates/repository.js';
 import { inquiriesRepository } from '../src/modules/inquiries/repository.js';
 import { defaultNavigatorOptions, navigatorsRepository } from '../src/modules/navigators/repository.js';
@@ -31,6 +32,7 @@ export const REPOSITORIES: Record<string, Record<string, unknown>> = {
   navigators: navigatorsRepository,
   organizations: organizationsRepository,
   pages: pagesRepository,
+  domains: domainsRepository,
   panoramas: panoramasRepository,
   users: usersRepository,
   webhooks: webhooksRepository,
@@ -48,6 +50,7 @@ const PREFIXES = { original: 'https://files.example.com/', files: 'https://servi
 /** Parameters every method names alike. */
 const BY_NAME: Record<string, unknown> = {
   organizationId: ORG,
+  hostname: 'homes.agency.example',
   id: uuid(2),
   estateId: uuid(3),
   apartmentId: uuid(4),
@@ -190,6 +193,9 @@ const EXAMPLES: Record<string, unknown[]> = {
     { id: uuid(12), organizationId: ORG, name: 'default', hash: 'sha256-hex', prefix: 'epk_abcd', scopes: ['read'], expiresAt: null },
   ],
   'pages.upsert': [ORG, uuid(3), { ...PAGE_DEFAULTS }],
+  'domains.insert': [{ hostname: 'homes.agency.example', estateId: uuid(3), organizationId: ORG, txtValue: 'pps-verification=x' }],
+  'domains.update': [ORG, 'homes.agency.example', { status: 'verified', checkedAt: '2026-01-01T00:00:00Z', failingSince: null }],
+  'domains.due': ['2026-01-01T00:00:00Z', 100],
   'panoramas.insert': [
     {
       id: uuid(16),

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +16,7 @@ import { installPublishable } from './http/publishable.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installRequestGuards } from './http/request-guards.js';
 import { validatorCompiler } from './http/validation.js';
+import { installSiteRouting } from './modules/domains/site.js';
 import { registerModules } from './modules/index.js';
 import { SHARED_SCHEMAS } from './modules/schemas.js';
 import { webhooksRepository } from './modules/webhooks/repository.js';
@@ -79,6 +81,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   // Every storage call has a deadline and fails as a 503/507 naming file storage (src/storage/guarded.ts).
   const storage = guardedBlobStore(appDeps.storage, config.storageTimeouts.callMs);
   const deps = { ...appDeps, storage: metrics ? meteredBlobStore(storage, metrics) : storage };
+  // Host routing (src/modules/domains/site.ts) rewrites a custom hostname's URLs before the router runs.
+  const routing: { rewrite?: (req: IncomingMessage) => string } = {};
   const app = Fastify({
     // Tests hand their own options (a stream to read); credentials are redacted from those alike.
     ...(deps.loggerInstance
@@ -106,6 +110,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { strict: false } },
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    rewriteUrl: (req) => (routing.rewrite ? routing.rewrite(req) : (req.url ?? '/')),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -137,6 +142,7 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   // Only with OTEL_EXPORTER_OTLP_ENDPOINT: the server entry has started the SDK (src/observability/tracing.ts).
   if (config.tracing) (await import('./observability/request-span.js')).installRequestSpans(app);
   installErrorHandlers(app);
+  routing.rewrite = installSiteRouting(app, app.services.domains.directory, app.services.domains.ownHost);
   installRequestGuards(app, config);
   installAuth(app, { organizations: app.services.organizations, adminToken: config.adminToken });
   installPublishable(app, deps.db, app.services.caching);
@@ -188,6 +194,9 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   const webhookWorker = new DeliveryWorker(deps.db, config, app.log, metrics && ((outcome) => metrics.webhookDeliveries.inc({ outcome })));
   app.addHook('onReady', () => webhookWorker.start());
   app.addHook('onClose', () => webhookWorker.stop());
+  // The verified hostnames in memory before the first request, and their daily re-verification.
+  app.addHook('onReady', () => app.services.domains.start());
+  app.addHook('onClose', async () => app.services.domains.stop());
 
   app.get('/api/v1/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   return app;
@@ -212,6 +221,7 @@ function listenOnPostgres(app: FastifyInstance): void {
       ...app.services.apartments.lists.cache.subscribers(),
       ...app.services.navigators.documents.subscribers(),
       ...app.services.pages.subscribers(),
+      app.services.domains.directory.subscriber(),
     ]);
   });
   app.addHook('onClose', async () => {

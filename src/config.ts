@@ -73,6 +73,23 @@ export interface Config {
     /** 32-byte key that seals endpoint secrets at rest (WEBHOOK_SECRET_KEY); unset stores them unsealed. */
     secretKey: Buffer | undefined;
   };
+  /** Custom domains (issue 37; src/modules/domains). */
+  domains: {
+    /** DNS_SERVERS: the resolvers of TXT lookups (`ip` or `ip:port`, comma-separated); the system's when empty. */
+    dnsServers: string[];
+    /** DNS_TIMEOUT_MS (2 s): one try of a TXT lookup (two tries). */
+    dnsTimeoutMs: number;
+    /** DOMAIN_RECHECK_INTERVAL (1d): a verified hostname is looked up again when its last lookup is this old. */
+    recheckIntervalMs: number;
+    /** DOMAIN_RECHECK_GRACE (3d): a verified hostname whose record has been missing this long becomes unverified. */
+    recheckGraceMs: number;
+    /** DOMAIN_RECHECK_EVERY (1h): how often the re-verification looks for hostnames due. */
+    recheckEveryMs: number;
+    /** While the LISTEN connection is down, the verified hostnames are read again this often (5 s). */
+    refreshMs: number;
+    /** TLS_ASK_MAX (100): answers of GET /internal/tls/allowed per second and instance; past it 429. */
+    askMaxPerSecond: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +138,12 @@ export const CONFIG_VARIABLES = [
   'WEBHOOK_RETRY_SCHEDULE',
   'WEBHOOK_TIMEOUT_MS',
   'WEBHOOK_SECRET_KEY',
+  'DNS_SERVERS',
+  'DNS_TIMEOUT_MS',
+  'DOMAIN_RECHECK_INTERVAL',
+  'DOMAIN_RECHECK_GRACE',
+  'DOMAIN_RECHECK_EVERY',
+  'TLS_ASK_MAX',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +222,27 @@ function durations(env: Env, name: string, fallback: string): number[] {
     throw new ConfigError(`${name} takes at most 30 steps, each between 10ms and 7d, got "${raw}"`);
   }
   return out;
+}
+
+/** One duration ("1d", "90s", "250ms"), between 10 ms and 7 days. */
+function duration(env: Env, name: string, fallback: string): number {
+  const steps = durations(env, name, fallback);
+  if (steps.length !== 1) throw new ConfigError(`${name} must be one duration like 1d, 6h or 30s, got "${env[name]}"`);
+  return steps[0]!;
+}
+
+/** DNS_SERVERS: IP addresses, each with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53). */
+function dnsServers(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const servers = raw.split(',').map((s) => s.trim());
+  for (const server of servers) {
+    const m = /^(?:\[([0-9a-f:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/i.exec(server) ?? /^([0-9a-f:]+)()$/i.exec(server);
+    if (!m || (m[3] !== undefined && Number(m[3]) > 65535)) {
+      throw new ConfigError(`${name} must be comma-separated IP addresses with optional ports (1.1.1.1, 127.0.0.1:5353, [::1]:53), got "${raw}"`);
+    }
+  }
+  return servers;
 }
 
 /** WEBHOOK_SECRET_KEY: 32 bytes as base64 (or 64 hex digits). */
@@ -300,6 +344,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,1m,10m,1h,3h,6h,12h'),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       secretKey: secretKey(env, 'WEBHOOK_SECRET_KEY'),
+    },
+    domains: {
+      dnsServers: dnsServers(env, 'DNS_SERVERS'),
+      dnsTimeoutMs: int(env, 'DNS_TIMEOUT_MS', 2_000, 50, 60_000),
+      recheckIntervalMs: duration(env, 'DOMAIN_RECHECK_INTERVAL', '1d'),
+      recheckGraceMs: duration(env, 'DOMAIN_RECHECK_GRACE', '3d'),
+      recheckEveryMs: duration(env, 'DOMAIN_RECHECK_EVERY', '1h'),
+      refreshMs: 5_000,
+      askMaxPerSecond: int(env, 'TLS_ASK_MAX', 100, 1, 1_000_000),
     },
   });
 }

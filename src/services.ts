@@ -7,6 +7,7 @@ import { ApartmentsService } from './modules/apartments/service.js';
 import { ImageProcessor } from './modules/assets/images/processor.js';
 import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
+import { DomainsService } from './modules/domains/service.js';
 import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
 import { NavigatorsService } from './modules/navigators/service.js';
@@ -30,6 +31,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
   const apartments = new ApartmentsService(deps.db, caching, statistics);
   const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
   const addons = createAddonServices(deps, caching);
+  const domains = new DomainsService(deps.db, deps.config, log);
   return {
     caching,
     statistics,
@@ -43,7 +45,19 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     navigators,
     assets,
     addons,
-    pages: new PagesService({ db: deps.db, config: deps.config, storage: deps.storage, caching, estates, navigators, apartments, assets, addons }),
+    pages: new PagesService({
+      db: deps.db,
+      config: deps.config,
+      storage: deps.storage,
+      caching,
+      estates,
+      navigators,
+      apartments,
+      assets,
+      addons,
+      domains: domains.directory,
+    }),
     webhooks: new WebhooksService(deps.db, deps.config),
+    domains,
   };
 }

@@ -125,6 +125,18 @@ export interface DownloadsItems {
   updatedAt: Generated<string>;
 }
 
+export interface EstateDomains {
+  checkedAt: string | null;
+  createdAt: Generated<string>;
+  estateId: string;
+  failingSince: string | null;
+  hostname: string;
+  organizationId: string;
+  status: Generated<string>;
+  txtValue: string;
+  verifiedAt: string | null;
+}
+
 export interface EstatePages {
   embedOrigins: Generated<Jsonb<string[]>>;
   enabled: Generated<boolean>;
@@ -427,6 +439,7 @@ export interface DB {
   databaseIdentity: DatabaseIdentity;
   downloadsGroups: DownloadsGroups;
   downloadsItems: DownloadsItems;
+  estateDomains: EstateDomains;
   estatePages: EstatePages;
   estates: Estates;
   galleryItems: GalleryItems;

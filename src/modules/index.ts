@@ -3,6 +3,7 @@ import { addonRoutes } from './addons/routes.js';
 import { apartmentRoutes } from './apartments/routes.js';
 import { assetRoutes } from './assets/routes.js';
 import { buildingRoutes } from './buildings/routes.js';
+import { domainRoutes, tlsAskRoutes } from './domains/routes.js';
 import { estateRoutes } from './estates/routes.js';
 import { fileRoutes } from './files/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -18,6 +19,7 @@ import { webhookRoutes } from './webhooks/routes.js';
 /** Every route of the service; the shared tenancy suite reads the same table through app.routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(tlsAskRoutes);
   await app.register(fileRoutes);
   await app.register(pageAssetRoutes);
   await app.register(pageSiteRoutes);
@@ -36,6 +38,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(pageApiRoutes);
       await api.register(webhookRoutes);
       await api.register(apiKeyRoutes);
+      await api.register(domainRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -3,6 +3,7 @@ import { ErrorSchema } from '../http/schemas.js';
 import { ApartmentSchema } from './apartments/schemas.js';
 import { AssetSchema, AssetWithUsageSchema } from './assets/schemas.js';
 import { BuildingSchema } from './buildings/schemas.js';
+import { DomainSchema } from './domains/schemas.js';
 import { EstateSchema } from './estates/schemas.js';
 import { InquirySchema } from './inquiries/schemas.js';
 import { NavigatorSchema } from './navigators/schemas.js';
@@ -31,4 +32,5 @@ export const SHARED_SCHEMAS: TSchema[] = [
   WebhookSchema,
   DeliverySchema,
   PageSettingsSchema,
+  DomainSchema,
 ];

@@ -17,6 +17,8 @@ async function operatorKey(w: World): Promise<string> {
 export const OUTSIDE_CASES: Record<string, (w: World) => CaseRequest | Promise<CaseRequest>> = {
   'GET /health': () => ({ url: '/health' }),
   'GET /health/ready': () => ({ url: '/health/ready' }),
+  // The TLS ask: the service's own host (PUBLIC_URL's, localhost here) is always allowed.
+  'GET /internal/tls/allowed': () => ({ url: '/internal/tls/allowed?domain=localhost' }),
   'GET /files/:organizationId/:assetId': (w) => ({ url: `/files/${w.a.id}/${w.ids.asset}` }),
   'POST /api/v1/admin/organizations': () => ({ url: '/api/v1/admin/organizations', body: { name: `Prism operator org ${++n}` } }),
   'GET /api/v1/admin/organizations': () => ({ url: '/api/v1/admin/organizations?limit=5' }),

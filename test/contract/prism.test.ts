@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from '../helpers/app.js';
+import { startTestDns } from '../helpers/dns-server.js';
 import { ROOT } from '../helpers/processes.js';
 import { MODULE_CASES } from '../tenancy/cases/index.js';
 import type { CaseRequest, World } from '../tenancy/types.js';
@@ -69,12 +70,13 @@ describe('the OpenAPI document, as Stoplight Prism validates it against a real s
   const cases: Record<string, (w: World) => CaseRequest | Promise<CaseRequest>> = {};
 
   beforeAll(async () => {
-    const t = await createTestApp();
+    const dns = await startTestDns();
+    const t = await createTestApp({ env: { DNS_SERVERS: dns.server } });
     const a = await t.createOrg('Prism A');
     const b = await t.createOrg('Prism B');
     const readOnly = await t.issueKey(a.id, ['read']);
     const publishable = await t.issueKey(a.id, ['publishable']);
-    w = { t, a, b, readOnlyA: readOnly.key, revokedA: readOnly.key, publishableA: publishable.key, ids: {} };
+    w = { t, a, b, readOnlyA: readOnly.key, revokedA: readOnly.key, publishableA: publishable.key, ids: {}, dns };
     for (const m of MODULE_CASES) {
       await m.prepare?.(w);
       for (const [key, c] of Object.entries(m.routes)) cases[key] = c.request;
@@ -115,6 +117,7 @@ describe('the OpenAPI document, as Stoplight Prism validates it against a real s
   afterAll(async () => {
     prism?.kill('SIGTERM');
     await w?.t.close();
+    await w?.dns.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

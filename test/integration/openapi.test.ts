@@ -19,7 +19,7 @@ type Doc = {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
-const VERBS = /^(get|list|create|update|delete|set|order|upsert|submit|upload|issue|revoke|rotate|retry|setup)[A-Z]/;
+const VERBS = /^(get|list|create|update|delete|set|order|upsert|submit|upload|issue|revoke|rotate|retry|setup|verify)[A-Z]/;
 
 /** `/api/v1/estate/:id` as OpenAPI writes it: `/api/v1/estate/{id}`. */
 const toOpenApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');

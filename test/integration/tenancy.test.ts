@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from '../helpers/app.js';
+import { startTestDns } from '../helpers/dns-server.js';
 import { MODULE_CASES } from '../tenancy/cases/index.js';
 import { PROSPECT_EMAIL, PROSPECT_PHONE } from '../tenancy/cases/inquiries.js';
 import type { RouteCase, World } from '../tenancy/types.js';
@@ -14,7 +15,8 @@ describe('tenancy and auth over every route', () => {
   const cases: Record<string, RouteCase> = Object.assign({}, ...MODULE_CASES.map((m) => m.routes));
 
   beforeAll(async () => {
-    const t = await createTestApp();
+    const dns = await startTestDns();
+    const t = await createTestApp({ env: { DNS_SERVERS: dns.server } });
     const a = await t.createOrg('Tenant A');
     const b = await t.createOrg('Tenant B');
     const readOnly = await t.issueKey(a.id, ['read']);
@@ -22,10 +24,13 @@ describe('tenancy and auth over every route', () => {
     const revoked = await t.issueKey(a.id, ['read', 'write']);
     const del = await t.request({ method: 'DELETE', url: `/api/v1/admin/api-keys/${revoked.id}`, key: ADMIN_TOKEN });
     expect(del.statusCode).toBe(204);
-    w = { t, a, b, readOnlyA: readOnly.key, revokedA: revoked.key, publishableA: publishable.key, ids: {} };
+    w = { t, a, b, readOnlyA: readOnly.key, revokedA: revoked.key, publishableA: publishable.key, ids: {}, dns };
     for (const m of MODULE_CASES) await m.prepare?.(w);
   });
-  afterAll(async () => w?.t.close());
+  afterAll(async () => {
+    await w?.t.close();
+    await w?.dns.stop();
+  });
 
   it('has a case for every partner and public route, and every case names a real route', () => {
     const routes = w.t.app.routeTable.filter((r) => r.auth === 'partner' || r.auth === 'public').map((r) => `${r.method} ${r.url}`);

@@ -1,4 +1,5 @@
 import type { TestApp, TestOrg } from '../helpers/app.js';
+import type { TestDns } from '../helpers/dns-server.js';
 
 /** Two organizations; A owns the resources every case points at, B tries to reach them. */
 export interface World {
@@ -11,6 +12,8 @@ export interface World {
   publishableA: string;
   /** Ids of A's resources, filled by each module's prepare(). */
   ids: Record<string, string>;
+  /** The DNS server of the app's DNS_SERVERS (pebble-challtestsrv): a domain's TXT record is set there. */
+  dns: TestDns;
 }
 
 export interface CaseRequest {

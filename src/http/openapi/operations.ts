@@ -6,6 +6,7 @@
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /health': 'getHealth',
   'GET /health/ready': 'getReadiness',
+  'GET /internal/tls/allowed': 'getTlsAllowed',
   'GET /files/{organizationId}/{assetId}': 'getFile',
 
   'POST /api/v1/admin/organizations': 'createOrganization',
@@ -30,6 +31,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/estates/{estateId}/page': 'getPageSettings',
   'PUT /api/v1/estates/{estateId}/page': 'updatePageSettings',
   'POST /api/v1/estates/{estateId}/page/preview': 'createPagePreview',
+  'GET /api/v1/estates/{estateId}/domains': 'listDomains',
+  'POST /api/v1/estates/{estateId}/domains': 'createDomain',
+  'POST /api/v1/estates/{estateId}/domains/{hostname}/verify': 'verifyDomain',
+  'DELETE /api/v1/estates/{estateId}/domains/{hostname}': 'deleteDomain',
   'DELETE /api/v1/estates/{estateId}/page/previews': 'revokePagePreviews',
   'GET /api/v1/navigator': 'listNavigators',
   'POST /api/v1/navigator': 'createNavigator',
@@ -127,6 +132,10 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Estates', description: 'Estates (projects) and quick setup' },
   { name: 'Navigators', description: 'The published viewer: frames of the project at angles, shapes that point at apartments, the theme' },
   { name: 'Public page', description: 'The estate’s published page at /p/{slug}: its settings and preview links' },
+  {
+    name: 'Domains',
+    description: 'The estate’s page at its own hostname: the TXT record that proves it, verification, the certificate check of the reverse proxy',
+  },
   { name: 'Buildings', description: 'Buildings of an estate' },
   { name: 'Apartments', description: 'Apartments: one by one, in bulk, upserted by externalId, and their change feed' },
   { name: 'Assets', description: 'Uploaded or downloaded files and the URLs that serve them' },

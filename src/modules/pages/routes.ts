@@ -10,6 +10,7 @@ import { sendCompressible } from '../../http/compression.js';
 import { ETAG_HEADER, NOT_MODIFIED, etagOf, ifNoneMatchHits } from '../../http/etag.js';
 import { SINGLE_LINE, SINGLE_LINE_NAME, errorResponses, partnerErrors } from '../../http/schemas.js';
 import { isUuid } from '../../ids.js';
+import { siteOf } from '../domains/site.js';
 import { SubmitInquiryBody } from '../inquiries/schemas.js';
 import { ASSET_PREFIX, loadStylesheet, pageAsset } from './assets.js';
 import { pageErrorNotice } from './notices.js';
@@ -260,6 +261,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         filter: filterOf(query),
         askAbout: apartment,
         form: sent ? { values: {}, errors: {}, sent: true } : undefined,
+        site: siteOf(request),
       });
       return sendPage(request, reply, page);
     },
@@ -277,8 +279,9 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
       const { input, state, spam } = readForm(body);
       const target = await service.inquiryTarget(slug);
-      if (!target) return sendPage(request, reply, service.notFound());
-      const thanks = `/p/${target.slug}?sent=1#inquiry`;
+      const site = siteOf(request);
+      if (!target || (site && site.estateId !== target.estateId)) return sendPage(request, reply, service.notFound());
+      const thanks = `${site ? '/' : `/p/${target.slug}`}?sent=1#inquiry`;
       // A filled honeypot is answered as a success and stored nowhere: a bot learns nothing.
       if (spam) return reply.code(303).header('location', thanks).send('');
       const about = state.values.apartmentIds?.[0] && isUuid(state.values.apartmentIds[0]) ? state.values.apartmentIds[0].toLowerCase() : null;
@@ -291,7 +294,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
           state.errors.apartmentIds = MESSAGES.apartmentIds;
         }
       }
-      const page = await service.page(slug, { filter: {}, askAbout: about, form: state });
+      const page = await service.page(slug, { filter: {}, askAbout: about, form: state, site });
       return sendPage(request, reply, page, page.status === 200 ? 422 : 404);
     },
   );

@@ -77,6 +77,11 @@ export interface PageRequest {
   askAbout: string | null;
   /** A form answer (422 with errors, or the thank-you state): rendered for this request, never kept. */
   form?: FormState | undefined;
+  /**
+   * The estate's own hostname the request came in on (issue 37; src/modules/domains/site.ts): the page is
+   * rendered for it (links from `/`, canonical https://{hostname}/) and kept apart from /p/{slug}'s.
+   */
+  site?: { hostname: string; estateId: string } | undefined;
 }
 
 const fieldsOf = (row: PageRow | undefined): PageFields =>
@@ -136,6 +141,8 @@ export interface PagesDeps {
   apartments: ApartmentsService;
   assets: AssetsService;
   addons: ReturnType<typeof createAddonServices>;
+  /** An estate's canonical own hostname, when it has a verified one (issue 37). */
+  domains?: { canonicalHost(estateId: string): string | undefined } | undefined;
 }
 
 /**
@@ -261,8 +268,9 @@ export class PagesService {
     if (request.preview !== undefined || (request.form !== undefined && !thanks)) {
       return (await this.build(slug, request)) ?? this.notFound();
     }
-    const lower = slug.toLowerCase();
-    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null }), {
+    // A custom hostname's page is another page: its own key (and variants) in the same cache.
+    const lower = request.site ? `${request.site.hostname} ${slug.toLowerCase()}` : slug.toLowerCase();
+    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null, site: request.site }), {
       scopeOf: (page) => page.organizationId ?? undefined,
     });
     if (!plain?.source) return this.notFound();
@@ -275,7 +283,12 @@ export class PagesService {
     const kept = this.pages.get(key, place);
     if (kept) return kept;
     const { row, data, stamp } = plain.source;
-    const variant = this.render(row, data, false, { filter: request.filter, askAbout, form: thanks ? { values: {}, errors: {}, sent: true } : undefined });
+    const variant = this.render(row, data, false, {
+      filter: request.filter,
+      askAbout,
+      form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
+      site: request.site,
+    });
     this.pages.set(key, variant, stamp, place);
     return variant;
   }
@@ -305,6 +318,8 @@ export class PagesService {
     const stamp = this.pages.stamp();
     const estateRef = await this.deps.estates.bySlug(slug).catch(orNothing);
     if (!estateRef) return undefined;
+    // A hostname's routing may lag a slug given to another estate: never that estate's page on this host.
+    if (request.site && request.site.estateId !== estateRef.id) return undefined;
     const row = await repo.ofEstate(this.db, estateRef.id);
     const preview = request.preview !== undefined && row !== undefined && verifyPreview(row.previewSecret, estateRef.id, request.preview, row.previewVersion);
     if (!row || (!row.enabled && !preview)) return undefined;
@@ -318,9 +333,12 @@ export class PagesService {
   /** The page of `data` for one request: HTML, policy and ETag. */
   private render(row: PageRow, data: PageData, preview: boolean, request: Omit<PageRequest, 'preview'>): RenderedPage {
     const theme = themeCss(data.navigator);
+    // On its own hostname the page lives at `/`; on ours at /p/{slug}, naming the own hostname as canonical.
+    const own = request.site?.hostname ?? this.deps.domains?.canonicalHost(row.estateId);
     const ctx: RenderContext = {
-      publicUrl: this.deps.config.publicUrl,
-      path: `/p/${data.estate.slug}`,
+      publicUrl: request.site ? `https://${request.site.hostname}` : this.deps.config.publicUrl,
+      path: request.site ? '' : `/p/${data.estate.slug}`,
+      canonical: own ? `https://${own}/` : undefined,
       // The esbuild bundle (client-assets.ts): page.css with the islands' rules, and the islands.
       cssHref: pageAssets().style,
       scriptHref: pageAssets().script,

@@ -29,6 +29,9 @@ export const EVENT_TYPES = [
   'addon.updated',
   'navigator.updated',
   'page.updated',
+  'domain.verified',
+  'domain.unverified',
+  'domain.removed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -37,7 +40,7 @@ export type Changes = Record<string, { before: unknown; after: unknown }>;
 
 export interface NewEvent {
   type: EventType;
-  /** The resource as the API returns it (addon.updated: `{estateId, addon}`; navigator.updated: `{estateId, navigatorId}`; page.updated: the page settings). */
+  /** The resource as the API returns it (addon.updated: `{estateId, addon}`; navigator.updated: `{estateId, navigatorId}`; page.updated: the page settings; domain.*: the domain). */
   data: unknown;
   changes?: Changes | undefined;
 }

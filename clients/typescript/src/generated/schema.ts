@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/tls/allowed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For the reverse proxy’s on-demand TLS: 200 when the service serves this hostname, 404 otherwise
+         * @description For the reverse proxy’s on-demand TLS: 200 when the service serves this hostname, 404 otherwise. Takes no credentials.
+         */
+        get: operations["getTlsAllowed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/{organizationId}/{assetId}": {
         parameters: {
             query?: never;
@@ -1572,6 +1592,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/estates/{estateId}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the estate’s own hostnames and their status
+         * @description List the estate’s own hostnames and their status. Needs an organization API key with the `read` scope; another organization's resources answer 404.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Connect a hostname to the estate’s page: pending, with the TXT record to create (409 when any estate has it)
+         * @description The hostname is stored as lower-case ASCII (an IDN as punycode). Refused (422, the reason named): not a hostname, a single label, an IP address, a public suffix alone (Public Suffix List), the service’s own host, longer than 253 characters. Point the hostname at the service (CNAME or A record), create the TXT record of `verification`, then verify.
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/estates/{estateId}/domains/{hostname}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look the TXT record up: verified, or 422 saying what DNS answered
+         * @description The lookup goes through the resolvers of DNS_SERVERS. Verified, the estate’s page is served at https://{hostname}/ and the hostname gets a certificate; a resolver that does not answer is 503.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/estates/{estateId}/domains/{hostname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a hostname: no longer served, no new certificate
+         * @description Disconnect a hostname: no longer served, no new certificate. Needs an organization API key with the `write` scope; another organization's resources answer 404.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2309,7 +2393,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
+            events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "domain.verified" | "domain.unverified" | "domain.removed" | "*")[];
             description: string | null;
             enabled: boolean;
             /** Format: date-time */
@@ -2322,7 +2406,7 @@ export interface components {
             /** @description The webhook-id header: the same on every attempt of the event */
             eventId: string;
             /** @enum {string} */
-            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated";
+            eventType: "inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "domain.verified" | "domain.unverified" | "domain.removed";
             /** @description 1 for the first attempt */
             attempt: number;
             status: "pending" | "succeeded" | "failed";
@@ -2348,6 +2432,33 @@ export interface components {
             locale: string;
             /** @description The page’s public URL ({PUBLIC_URL}/p/{slug}) */
             url: string;
+        };
+        /** Domain */
+        Domain: {
+            /**
+             * @description Lower-case ASCII (an IDN is stored as punycode)
+             * @example homes.agency.example
+             */
+            hostname: string;
+            estateId: string;
+            /**
+             * @description pending: added, the TXT record not yet seen; verified: served at https://{hostname}/ with a certificate; unverified: its TXT record has been missing for the re-verification window (complete list)
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "unverified";
+            /** @description The DNS record that proves the organization controls the hostname; keep it while the domain is connected */
+            verification: {
+                /** @description The TXT record to create: _pps-challenge.{hostname} */
+                txtName: string;
+                /** @description Its value */
+                txtValue: string;
+            };
+            /** @description https://{hostname}/, where the estate’s page is served once verified */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            verifiedAt: string | null;
+            checkedAt: string | null;
         };
         /** IssuedApiKey */
         IssuedApiKey: {
@@ -3113,6 +3224,39 @@ export interface operations {
                     };
                 };
             };
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    getTlsAllowed: {
+        parameters: {
+            query: {
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["InsufficientStorage"];
         };
     };
@@ -8792,7 +8936,7 @@ export interface operations {
                 "application/json": {
                     url: string;
                     /** @description Event types to receive, or ["*"] */
-                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
+                    events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "domain.verified" | "domain.unverified" | "domain.removed" | "*")[];
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
@@ -8815,7 +8959,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
+                        events: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "domain.verified" | "domain.unverified" | "domain.removed" | "*")[];
                         description: string | null;
                         enabled: boolean;
                         /** Format: date-time */
@@ -8925,7 +9069,7 @@ export interface operations {
                 "application/json": {
                     url?: string;
                     /** @description Event types to receive, or ["*"] */
-                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "*")[];
+                    events?: ("inquiry.created" | "inquiry.updated" | "apartment.created" | "apartment.updated" | "estate.updated" | "building.updated" | "asset.deleted" | "addon.updated" | "navigator.updated" | "page.updated" | "domain.verified" | "domain.unverified" | "domain.removed" | "*")[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint and clears disabledReason */
                     enabled?: boolean;
@@ -9221,6 +9365,163 @@ export interface operations {
             path: {
                 /** @description Resource id (UUID) */
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One value per logical operation (e.g. a UUID), 1–255 printable ASCII characters. A retry with the same key and request replays the first answer (header Idempotent-Replayed: true) for 24 h; a refused request (4xx) is not kept, so the corrected request may reuse the key; a different request with a key whose answer is kept is 422, and 409 while the first is still running. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                estateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description homes.agency.example; an IDN (bücher.example) is converted to punycode */
+                    hostname: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the Domain */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+                hostname: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the Domain */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["InsufficientStorage"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                estateId: string;
+                hostname: string;
             };
             cookie?: never;
         };

@@ -49,7 +49,7 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
   const { data, ctx } = props;
   const { settings, navigator } = data;
   const locale = settings.locale;
-  const canonical = `${ctx.publicUrl}${ctx.path}`;
+  const canonical = ctx.canonical ?? `${ctx.publicUrl}${ctx.path}`;
   const title = navigator?.seoTitle || data.estate.name;
   const description = navigator?.seoDescription || data.estate.description || null;
   const byId = new Map<string, Apartment>(data.apartments.map((a) => [a.id, a]));

@@ -46,8 +46,10 @@ export interface FormState {
 /** What the request adds to the data: where the page lives, its assets, the form and filter state. */
 export interface RenderContext {
   publicUrl: string;
-  /** /p/{slug} */
+  /** /p/{slug}, or '' on the estate's own hostname */
   path: string;
+  /** The canonical URL when it is not publicUrl + path: https://{own hostname}/ (issue 37). */
+  canonical?: string | undefined;
   cssHref: string;
   scriptHref: string | null;
   /** Inline <style> text of the theme (its hash is in the CSP). */

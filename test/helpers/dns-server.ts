@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { freePort } from './processes.js';
+
+/** Debian's pebble-challtestsrv (package pebble): a DNS server whose TXT records a test sets over HTTP. */
+export const CHALLTESTSRV = '/usr/bin/pebble-challtestsrv';
+
+export interface TestDns {
+  /** For DNS_SERVERS: 127.0.0.1:<port>. */
+  server: string;
+  /** Adds a TXT value to `name` (more than one may be set). */
+  setTxt(name: string, value: string): Promise<void>;
+  /** Removes every TXT value of `name`. */
+  clearTxt(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A pebble-challtestsrv of the test's own: its DNS on a free port of 127.0.0.1 (UDP and TCP), its
+ * management API on another, its HTTP-01, HTTPS and TLS-ALPN listeners off.
+ */
+export async function startTestDns(): Promise<TestDns> {
+  const dnsPort = await freePort();
+  const managementPort = await freePort();
+  const child: ChildProcess = spawn(
+    CHALLTESTSRV,
+    ['-dns01', `127.0.0.1:${dnsPort}`, '-management', `127.0.0.1:${managementPort}`, '-http01', '', '-https01', '', '-tlsalpn01', ''],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const management = `http://127.0.0.1:${managementPort}`;
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${management}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`pebble-challtestsrv ${path}: ${res.status}`);
+  };
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    // clear-txt of a name never set answers 200 once the server listens.
+    const up = await call('/clear-txt', { host: 'probe.invalid.' }).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`pebble-challtestsrv did not start (DNS ${dnsPort}, management ${managementPort})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const fqdn = (name: string) => (name.endsWith('.') ? name : `${name}.`);
+  return {
+    server: `127.0.0.1:${dnsPort}`,
+    setTxt: (name, value) => call('/set-txt', { host: fqdn(name), value }),
+    clearTxt: (name) => call('/clear-txt', { host: fqdn(name) }),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
