@@ -57,8 +57,12 @@ export async function installSession(app: FastifyInstance): Promise<void> {
     if (request.routeOptions.config?.dashboardPublic) return;
     const session = request.dashboardSession;
     if (!session) throw new AppError('unauthorized', 'Sign in first.');
-    const body = request.body instanceof URLSearchParams ? request.body : undefined;
-    const given = body?.get(CSRF_FIELD) ?? (typeof request.headers['x-csrf-token'] === 'string' ? request.headers['x-csrf-token'] : '');
+    // A urlencoded form, or a multipart one (the CSV import: its fields as an object), or a script's header.
+    const body = request.body;
+    const field =
+      body instanceof URLSearchParams ? body.get(CSRF_FIELD) : body && typeof body === 'object' ? (body as Record<string, unknown>)[CSRF_FIELD] : undefined;
+    const header = request.headers['x-csrf-token'];
+    const given = typeof field === 'string' ? field : typeof header === 'string' ? header : '';
     if (!given || !safeEqual(given, session.csrf)) throw new AppError('forbidden', 'This form has expired. Reload the page and send it again.');
   });
 }

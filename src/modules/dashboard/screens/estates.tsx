@@ -2,23 +2,30 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../../errors.js';
 import { etagOf } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
+import { CreateBuildingBody, UpdateBuildingBody } from '../../buildings/schemas.js';
 import { SetupBody, UpdateEstateBody } from '../../estates/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import { ErrorSummary, type Errors, Field, Notice, PostForm } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
-import { formOf, text } from './form-body.js';
+import { formOf, refusal, text } from './form-body.js';
 import { checkWith } from './validate.js';
 
-const LABELS = { name: 'Estate name', buildingName: 'First building', slug: 'Web address (slug)', description: 'Description' };
+const LABELS = { name: 'Estate name', buildingName: 'Building', slug: 'Web address (slug)', description: 'Description' };
 const MESSAGES = {
   name: 'Enter the estate’s name (at most 200 characters).',
   buildingName: 'Enter the first building’s name (at most 200 characters), or leave it empty for “Building 1”.',
   slug: 'Use lower-case letters, digits and hyphens only, such as harbour-view (at most 100 characters).',
   description: 'The description is too long (at most 20,000 characters).',
 };
-const DONE: Record<string, string> = { created: 'The estate is set up with its first building.', saved: 'The estate is saved.' };
+const DONE: Record<string, string> = {
+  created: 'The estate is set up with its first building.',
+  saved: 'The estate is saved.',
+  building: 'The building is added.',
+  renamed: 'The building is renamed.',
+};
+const BUILDING_NAME = 'Enter the building’s name (at most 200 characters).';
 export const STALE = 'Someone changed this since you opened it. The form now shows the current version: check it and make your change again.';
 
 /** A refusal the form shows next to a field: duplicates are 409 in the API. */
@@ -131,11 +138,35 @@ function EstateEdit(props: { ctx: OrgContext; estate: Estate; values?: Record<st
         </dl>
       )}
       <h2>Buildings</h2>
-      <ul>
-        {estate.buildings.map((b) => (
-          <li key={b.id}>{b.name}</li>
-        ))}
-      </ul>
+      {editable ? (
+        <>
+          <ul class="plain">
+            {estate.buildings.map((b) => (
+              <li key={b.id}>
+                <PostForm action={`${ctx.base}/buildings/${b.id}`} csrf={ctx.session.csrf} class="inline">
+                  <label for={`building-${b.id}`} class="visually-hidden">
+                    Name of {b.name}
+                  </label>
+                  <input id={`building-${b.id}`} name="name" value={b.name} maxLength={200} />
+                  <button type="submit" class="secondary">
+                    Rename<span class="visually-hidden"> {b.name}</span>
+                  </button>
+                </PostForm>
+              </li>
+            ))}
+          </ul>
+          <PostForm action={`${ctx.base}/estates/${estate.id}/buildings`} csrf={ctx.session.csrf} label="Add a building">
+            <Field name="buildingName" label="New building" errors={props.errors} maxLength={200} />
+            <button type="submit">Add building</button>
+          </PostForm>
+        </>
+      ) : (
+        <ul>
+          {estate.buildings.map((b) => (
+            <li key={b.id}>{b.name}</li>
+          ))}
+        </ul>
+      )}
       <p>
         <a href={`${ctx.base}/apartments?estateId=${estate.id}`}>Apartments of this estate</a>
       </p>
@@ -174,7 +205,7 @@ export async function estateScreen(app: FastifyInstance): Promise<void> {
       const made = await asUser(ctx, () => estates.setup(ctx.org.organizationId, input as never));
       return seeOther(reply, `${ctx.base}/estates/${made.estate.id}?done=created`);
     } catch (err) {
-      if (err instanceof AppError && err.statusCode === 409) return list(reply, ctx, { values, errors: conflictField(err) }, 409);
+      if (refusal(err)?.statusCode === 409) return list(reply, ctx, { values, errors: conflictField(refusal(err)!) }, 409);
       throw err;
     }
   });
@@ -183,6 +214,44 @@ export async function estateScreen(app: FastifyInstance): Promise<void> {
     const ctx = await requireOrg(app, request);
     const estate = await estateOf(ctx, (request.params as { estateId: string }).estateId);
     return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} errors={{}} done={(request.query as { done?: string }).done} />);
+  });
+
+  app.post('/estates/:estateId/buildings', { schema: { hide: true }, config }, async (request, reply) => {
+    const ctx = await requireOrg(app, request, 'editor');
+    const estate = await estateOf(ctx, (request.params as { estateId: string }).estateId);
+    const name = text(formOf(request), 'buildingName', 1000).trim();
+    const input = { name, estateId: estate.id };
+    const errors = checkWith(CreateBuildingBody, input, { name: BUILDING_NAME });
+    if (errors.name) return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} errors={{ buildingName: errors.name }} />, 422);
+    try {
+      await asUser(ctx, () => app.services.buildings.create(ctx.org.organizationId, input));
+    } catch (err) {
+      if (refusal(err)?.statusCode === 409) {
+        return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} errors={{ buildingName: 'This estate already has a building with this name.' }} />, 409);
+      }
+      throw err;
+    }
+    return seeOther(reply, `${ctx.base}/estates/${estate.id}?done=building`);
+  });
+
+  app.post('/buildings/:buildingId', { schema: { hide: true }, config }, async (request, reply) => {
+    const ctx = await requireOrg(app, request, 'editor');
+    const id = (request.params as { buildingId: string }).buildingId;
+    if (!isUuid(id)) throw new AppError('notFound', `Building with id ${id} not found`);
+    const building = await app.services.buildings.get(ctx.org.organizationId, id.toLowerCase());
+    const estate = await estateOf(ctx, building.estateId);
+    const name = text(formOf(request), 'name', 1000).trim();
+    const errors = checkWith(UpdateBuildingBody, { name }, { name: BUILDING_NAME });
+    if (errors.name) return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} errors={{}} problem={errors.name} />, 422);
+    try {
+      await asUser(ctx, () => app.services.buildings.update(ctx.org.organizationId, building.id, { name }));
+    } catch (err) {
+      if (refusal(err)?.statusCode === 409) {
+        return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} errors={{}} problem="This estate already has a building with this name." />, 409);
+      }
+      throw err;
+    }
+    return seeOther(reply, `${ctx.base}/estates/${estate.id}?done=renamed`);
   });
 
   app.post('/estates/:estateId', { schema: { hide: true }, config }, async (request, reply) => {
@@ -197,9 +266,9 @@ export async function estateScreen(app: FastifyInstance): Promise<void> {
       await asUser(ctx, () => estates.update(ctx.org.organizationId, estate.id, input as never, text(form, 'version', 200) || undefined));
       return seeOther(reply, `${ctx.base}/estates/${estate.id}?done=saved`);
     } catch (err) {
-      if (err instanceof AppError && err.statusCode === 409)
-        return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} values={values} errors={conflictField(err)} />, 409);
-      if (err instanceof AppError && err.statusCode === 412) {
+      if (refusal(err)?.statusCode === 409)
+        return sendHtml(reply, <EstateEdit ctx={ctx} estate={estate} values={values} errors={conflictField(refusal(err)!)} />, 409);
+      if (refusal(err)?.statusCode === 412) {
         const current = await estateOf(ctx, estate.id);
         return sendHtml(reply, <EstateEdit ctx={ctx} estate={current} errors={{}} problem={STALE} />, 412);
       }

@@ -5,7 +5,7 @@ import { ErrorSummary, type Errors, Field, Notice, PostForm, Select } from '../r
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, requireOrg } from '../session.js';
-import { formOf, text } from './form-body.js';
+import { formOf, refusal, text } from './form-body.js';
 
 const ROLE_OPTIONS = DASHBOARD_ROLES.map((r): [string, string] => [r, r[0]!.toUpperCase() + r.slice(1)]);
 const LABELS = { email: 'Email', role: 'Role' };
@@ -151,7 +151,8 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
   };
   /** A refusal of the service (404, 409) shown on the screen in its words, with its status. */
   const refused = (reply: FastifyReply, ctx: OrgContext, err: unknown) => {
-    if (err instanceof AppError && (err.statusCode === 409 || err.statusCode === 404)) return render(reply, ctx, { problem: err.message }, err.statusCode);
+    const known = refusal(err);
+    if (known && (known.statusCode === 409 || known.statusCode === 404)) return render(reply, ctx, { problem: known.message }, known.statusCode);
     throw err;
   };
 
