@@ -65,6 +65,8 @@ describe('dashboard people', () => {
     expect(page.headers['content-type']).toContain('text/html');
     for (const label of ['First name', 'Last name', 'Password', 'Create account']) expect(page.body).toContain(label);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Not the API's no-referrer: with it a browser posts the form with `Origin: null` and the Origin check refuses it.
+    expect(page.headers['referrer-policy']).toBe('same-origin');
 
     const weak = await postForm(path, { firstName: 'New', lastName: 'Person', password: 'password1234' });
     expect(weak.statusCode).toBe(422);

@@ -42,6 +42,17 @@ export async function installSession(app: FastifyInstance): Promise<void> {
   const publicOrigin = new URL(config.publicUrl).origin;
   app.decorateRequest('dashboardSession', null);
 
+  // After the service's own onSend (which says no-referrer everywhere): with no-referrer a browser sends
+  // `Origin: null` on a form post, and the Origin check below could not tell our forms from a sandboxed
+  // frame's. same-origin sends the origin to ourselves only. The dashboard is never read cross-origin.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('referrer-policy', 'same-origin');
+    reply.removeHeader('access-control-allow-origin');
+    reply.removeHeader('access-control-allow-methods');
+    reply.removeHeader('access-control-allow-headers');
+    return payload;
+  });
+
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.dashboardSession = await app.services.people.session(token);
