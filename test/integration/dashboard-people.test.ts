@@ -280,6 +280,33 @@ describe('dashboard people', () => {
     expect((await user.get(`/dashboard/o/${a.id}/account`)).statusCode).toBe(303);
   });
 
+  it('an admin withdraws an open invitation: its link stops working', async () => {
+    const made = await admin.post(`/dashboard/o/${a.id}/invitations`, { email: 'withdrawn@a.example', role: 'viewer' });
+    const link = new URL(/http:\/\/localhost:3000(\/dashboard\/invitations\/[\w-]{43})/.exec(made.body)![1]!, ORIGIN).pathname;
+    const [row] = await t.db.query<{ id: string }>("SELECT id FROM dashboard_invitations WHERE email = 'withdrawn@a.example'");
+    expect((await admin.get(`/dashboard/o/${a.id}/members`)).body).toContain('withdrawn@a.example');
+    const res = await admin.post(`/dashboard/o/${a.id}/invitations/${row!.id}/revoke`, {});
+    expect(res.statusCode).toBe(303);
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+    expect((await admin.post(`/dashboard/o/${a.id}/invitations/${row!.id}/revoke`, {})).statusCode).toBe(404);
+  });
+
+  it('someone who already has an account joins another organization with their password', async () => {
+    const path = await invite(t, b.id, 'admin@a.example', 'editor');
+    const page = await t.app.inject({ method: 'GET', url: path });
+    expect(page.body).toContain('Join organization');
+    expect(page.body).not.toContain('First name');
+    const wrong = await postForm(path, { password: 'not the password at all' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.body).toContain('The password is not right.');
+    const ok = await postForm(path, { password: PASSWORD });
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe(`/dashboard/o/${b.id}/estates`);
+    const user = browserOf(t, sessionCookieOf(ok)!, b.id);
+    const shell = await user.get(`/dashboard/o/${b.id}/estates`);
+    expect(shell.body).toContain('id="organization-switch"');
+  });
+
   it('a user made by the operator API becomes a member when invited by the same e-mail', async () => {
     const made = await t.request({
       method: 'POST',
