@@ -296,8 +296,13 @@ describe('dashboard people', () => {
     const page = await t.app.inject({ method: 'GET', url: path });
     expect(page.body).toContain('Join organization');
     expect(page.body).not.toContain('First name');
+    const failures = async () =>
+      (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM dashboard_sign_in_failures WHERE subject = 'account:admin@a.example'"))[0]!.n;
+    const before = await failures();
     const wrong = await postForm(path, { password: 'not the password at all' });
     expect(wrong.statusCode).toBe(422);
+    // Guessing through an invitation counts as a failed sign-in of the account.
+    expect(await failures()).toBe(before + 1);
     expect(wrong.body).toContain('The password is not right.');
     const ok = await postForm(path, { password: PASSWORD });
     expect(ok.statusCode).toBe(303);

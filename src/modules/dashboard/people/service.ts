@@ -113,7 +113,14 @@ export class PeopleService {
     const existing = await repo.findUserByEmail(this.db, invitation.email);
     let passwordHash: string | undefined;
     if (existing?.passwordHash) {
-      if (!(await verifyPassword(existing.passwordHash, input.password))) throw new FieldErrors({ password: 'The password is not right.' });
+      // A guess of an account's password: counted and limited as a sign-in's is.
+      const subject = [`account:${invitation.email.trim().toLowerCase()}`];
+      const failures = (await repo.countFailures(this.db, subject, SIGN_IN_WINDOW_SECONDS)).get(subject[0]!) ?? 0;
+      if (failures >= SIGN_IN_MAX_PER_ACCOUNT) throw tooManyFailures();
+      if (!(await verifyPassword(existing.passwordHash, input.password))) {
+        await repo.recordFailure(this.db, subject);
+        throw new FieldErrors({ password: 'The password is not right.' });
+      }
     } else {
       const errors: Record<string, string> = {};
       const firstName = input.firstName.trim();
@@ -154,7 +161,7 @@ export class PeopleService {
     const subjects = [`account:${email}`, `ip:${ip}`];
     const counts = await repo.countFailures(this.db, subjects, SIGN_IN_WINDOW_SECONDS);
     if ((counts.get(subjects[0]!) ?? 0) >= SIGN_IN_MAX_PER_ACCOUNT || (counts.get(subjects[1]!) ?? 0) >= SIGN_IN_MAX_PER_IP) {
-      throw new AppError('tooManyRequests', 'Too many failed sign-ins. Wait 15 minutes, then try again.', { retryAfterSeconds: SIGN_IN_WINDOW_SECONDS });
+      throw tooManyFailures();
     }
     const user = email ? await repo.findUserByEmail(this.db, email) : undefined;
     const ok = await verifyPassword(user?.passwordHash, password);
@@ -257,5 +264,8 @@ export class PeopleService {
     });
   }
 }
+
+const tooManyFailures = () =>
+  new AppError('tooManyRequests', 'Too many failed sign-ins. Wait 15 minutes, then try again.', { retryAfterSeconds: SIGN_IN_WINDOW_SECONDS });
 
 const lastAdmin = () => new AppError('conflict', 'An organization keeps at least one admin: make another member an admin first.');

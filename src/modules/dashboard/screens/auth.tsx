@@ -172,6 +172,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       return seeOther(reply, `/dashboard/o/${accepted.organizationId}/estates`);
     } catch (err) {
       if (err instanceof FieldErrors) return invitationPage(request, reply, values, err.fields, 422);
+      if (err instanceof AppError && err.statusCode === 429) {
+        reply.header('retry-after', String(err.retryAfterSeconds ?? 900));
+        return invitationPage(request, reply, values, { password: err.message }, 429);
+      }
       if (err instanceof AppError && err.statusCode === 404) return sendHtml(reply, <Plain title="Invitation">{<p>{INVITATION_UNUSABLE}</p>}</Plain>, 404);
       throw err;
     }
