@@ -246,6 +246,10 @@ describe('dashboard screens', () => {
   });
 
   it('the shell: the navigation landmark "Dashboard", an organization switcher for a member of several, 404 for another organization’s estate', async () => {
+    const home = await editor.get('/dashboard');
+    expect(home.statusCode).toBe(303);
+    expect(home.headers.location).toBe(`${base}/estates`);
+    expect((await t.app.inject({ method: 'GET', url: '/dashboard' })).headers.location).toBe('/dashboard/sign-in');
     const page = await editor.get(`${base}/estates`);
     expect(page.body).toContain('<nav class="side" aria-label="Dashboard">');
     expect(page.body).not.toContain('id="organization-switch"');
