@@ -11,6 +11,7 @@ import { mapRepository } from '../src/modules/addons/map/repository.js';
 import { APARTMENT_DEFAULTS, apartmentsRepository } from '../src/modules/apartments/repository.js';
 import { assetsRepository } from '../src/modules/assets/repository.js';
 import { buildingsRepository } from '../src/modules/buildings/repository.js';
+import { peopleRepository } from '../src/modules/dashboard/people/repository.js';
 import { domainsRepository } from '../src/modules/domains/repository.js';
 import { estatesRepository } from '../src/modules/estates/repository.js';
 import { inquiriesRepository } from '../src/modules/inquiries/repository.js';
@@ -34,6 +35,7 @@ export const REPOSITORIES: Record<string, Record<string, unknown>> = {
   pages: pagesRepository,
   domains: domainsRepository,
   panoramas: panoramasRepository,
+  people: peopleRepository,
   users: usersRepository,
   webhooks: webhooksRepository,
   'addons-downloads': downloadsRepository,
@@ -192,6 +194,20 @@ const EXAMPLES: Record<string, unknown[]> = {
   'organizations.insertKey': [
     { id: uuid(12), organizationId: ORG, name: 'default', hash: 'sha256-hex', prefix: 'epk_abcd', scopes: ['read'], expiresAt: null },
   ],
+  'people.findUserByEmail': ['Person@Example.com'],
+  'people.insertUser': [{ id: uuid(13), email: 'person@example.com', firstName: 'F', lastName: 'L', passwordHash: '$argon2id$…' }],
+  'people.setAccount': [uuid(13), { firstName: 'F', lastName: 'L', passwordHash: '$argon2id$…' }],
+  'people.setRole': [ORG, uuid(14), 'editor'],
+  'people.upsertMember': [{ id: uuid(14), organizationId: ORG, userId: uuid(13), role: 'admin' }],
+  'people.insertInvitation': [
+    { id: uuid(2), organizationId: ORG, email: 'person@example.com', role: 'admin', tokenHash: 'sha256-hex', invitedBy: null, expiresAt: NOW },
+  ],
+  'people.findOpenInvitation': ['sha256-hex'],
+  'people.insertSession': [{ id: uuid(2), userId: uuid(13), tokenHash: 'sha256-hex', expiresAt: NOW }],
+  'people.findSession': ['sha256-hex', 604_800],
+  'people.countFailures': [['account:person@example.com', 'ip:203.0.113.9'], 900],
+  'people.recordFailure': [['account:person@example.com', 'ip:203.0.113.9']],
+  'people.pruneFailures': [900],
   'pages.upsert': [ORG, uuid(3), { ...PAGE_DEFAULTS }],
   'domains.insert': [{ hostname: 'homes.agency.example', estateId: uuid(3), organizationId: ORG, txtValue: 'pps-verification=x' }],
   'domains.update': [ORG, 'homes.agency.example', { status: 'verified', checkedAt: '2026-01-01T00:00:00Z', failingSince: null }],

@@ -7,6 +7,7 @@ import { ApartmentsService } from './modules/apartments/service.js';
 import { ImageProcessor } from './modules/assets/images/processor.js';
 import { AssetsService } from './modules/assets/service.js';
 import { BuildingsService } from './modules/buildings/service.js';
+import { PeopleService } from './modules/dashboard/people/service.js';
 import { DomainsService } from './modules/domains/service.js';
 import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
@@ -37,6 +38,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     statistics,
     organizations: new OrganizationsService(deps.db, caching.store),
     users: new UsersService(deps.db),
+    people: new PeopleService(deps.db, deps.config),
     inquiries: new InquiriesService(deps.db),
     panoramas: new PanoramasService(deps.db),
     estates,

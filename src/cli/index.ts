@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { AppError } from '../errors.js';
+import { DASHBOARD_ROLES, type DashboardRole, PeopleService } from '../modules/dashboard/people/service.js';
 import { CreateOrganizationBody, IssueKeyBody } from '../modules/organizations/schemas.js';
 import { API_KEY_SCOPES, type ApiKeyScope, OrganizationsService } from '../modules/organizations/service.js';
 import { openRuntime } from '../runtime.js';
@@ -22,6 +23,9 @@ Commands:
                                                    issue another API key; prints it once
                                                    (publishable: for browsers, reads what a public page shows)
   revoke-key --key-id <keyId>                      revoke a key (it answers 401 from then on)
+  invite --org <organizationId> --email <e> [--role admin|editor|viewer]
+                                                   invite a person to the dashboard (default role admin);
+                                                   prints {id, url, expiresAt}: the single-use link, 7 days
   list-orgs                                        list organizations as JSON
   migrate                                          apply pending migrations
   serve                                            start the HTTP server (same as npm start)
@@ -124,6 +128,21 @@ export async function runCli(argv: string[], out: Write, err: Write): Promise<nu
         if (o['key-id'] === undefined) throw new UsageError('--key-id is required');
         await withOrganizations(err, (orgs) => orgs.revokeKey(o['key-id']!));
         out(json({ revoked: o['key-id'] }));
+        return 0;
+      }
+      case 'invite': {
+        const o = options(rest, { org: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } });
+        if (o.org === undefined) throw new UsageError('--org is required');
+        if (o.email === undefined) throw new UsageError('--email is required');
+        const role = o.role ?? 'admin';
+        if (!DASHBOARD_ROLES.includes(role as DashboardRole)) throw new UsageError(`--role takes admin, editor or viewer; got "${role}"`);
+        const config = loadConfig();
+        const runtime = await openForCli('estate-publisher CLI', err);
+        try {
+          out(json(await new PeopleService(runtime.db, config).invite(o.org, { email: o.email, role }, null)));
+        } finally {
+          await runtime.close();
+        }
         return 0;
       }
       case 'list-orgs': {

@@ -126,12 +126,12 @@ export const CACHE_NEUTRAL = '/* cache-neutral */';
 /**
  * Statements that leave every kept answer current: reads, transaction control (a transaction's end is
  * counted by the transaction), the CACHE_NEUTRAL ones, and the writes of tables no cache reads (inquiries,
- * idempotency records, the webhook tables, storage intents, API keys: their cache hears of revocations on
+ * idempotency records, the webhook tables, storage intents, the dashboard's sessions, invitations and sign-in failures, API keys: their cache hears of revocations on
  * its own channel). Anything else counts as a write of its scope, so forgetting to mark a statement costs
  * a cache miss, never a stale answer.
  */
 const NEUTRAL =
-  /^\s*(?:select\b|\/\* cache-neutral \*\/|(?:savepoint|release|rollback|begin|commit|set|reset|show)\b|(?:insert\s+into|update|delete\s+from)\s+"?(?:inquiries|idempotency_keys|webhook_[a-z_]+|storage_intents|api_keys)"?[\s(])/i;
+  /^\s*(?:select\b|\/\* cache-neutral \*\/|(?:savepoint|release|rollback|begin|commit|set|reset|show)\b|(?:insert\s+into|update|delete\s+from)\s+"?(?:inquiries|idempotency_keys|webhook_[a-z_]+|storage_intents|api_keys|dashboard_[a-z_]+)"?[\s(])/i;
 
 /**
  * Counts the writes of one database (both engines alike): each statement that is not NEUTRAL moves the

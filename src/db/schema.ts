@@ -97,6 +97,33 @@ export interface Buildings {
   updatedAt: Generated<string>;
 }
 
+export interface DashboardInvitations {
+  acceptedAt: string | null;
+  createdAt: Generated<string>;
+  email: string;
+  expiresAt: string;
+  id: string;
+  invitedBy: string | null;
+  organizationId: string;
+  revokedAt: string | null;
+  role: string;
+  tokenHash: string;
+}
+
+export interface DashboardSessions {
+  createdAt: Generated<string>;
+  expiresAt: string;
+  id: string;
+  lastSeenAt: Generated<string>;
+  tokenHash: string;
+  userId: string;
+}
+
+export interface DashboardSignInFailures {
+  createdAt: Generated<string>;
+  subject: string;
+}
+
 export interface DatabaseIdentity {
   createdAt: Generated<string>;
   id: Generated<string>;
@@ -334,6 +361,7 @@ export interface NavigatorShapes {
 
 export interface OrganizationMemberships {
   createdAt: Generated<string>;
+  dashboardRole: Generated<string>;
   id: string;
   organizationId: string;
   role: Generated<string>;
@@ -380,6 +408,7 @@ export interface Users {
   isRegistered: Generated<boolean>;
   jobTitle: string | null;
   lastName: string | null;
+  passwordHash: string | null;
   role: Generated<string>;
 }
 
@@ -436,6 +465,9 @@ export interface DB {
   apiKeys: ApiKeys;
   assets: Assets;
   buildings: Buildings;
+  dashboardInvitations: DashboardInvitations;
+  dashboardSessions: DashboardSessions;
+  dashboardSignInFailures: DashboardSignInFailures;
   databaseIdentity: DatabaseIdentity;
   downloadsGroups: DownloadsGroups;
   downloadsItems: DownloadsItems;

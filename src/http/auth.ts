@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { inWriteScope } from '../db/write-scope.js';
 import { AppError } from '../errors.js';
 import { type OrganizationsService, isPublishable } from '../modules/organizations/service.js';
+import { asActor } from '../modules/webhooks/events.js';
 import type { AuthContext, AuthMode } from './route-config.js';
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -34,7 +35,9 @@ export function installAuth(app: FastifyInstance, deps: { organizations: Organiz
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request, reply) {
-      return inWriteScope(request.auth?.organizationId, () => handler.call(this, request, reply));
+      // Events of the handler's writes name the key as their actor (src/modules/webhooks/events.ts).
+      const actor = request.auth ? { type: 'apiKey' as const, id: request.auth.keyId } : undefined;
+      return inWriteScope(request.auth?.organizationId, () => asActor(actor, () => handler.call(this, request, reply)));
     };
   });
   app.addHook('onRequest', async (request) => {

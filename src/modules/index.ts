@@ -3,6 +3,8 @@ import { addonRoutes } from './addons/routes.js';
 import { apartmentRoutes } from './apartments/routes.js';
 import { assetRoutes } from './assets/routes.js';
 import { buildingRoutes } from './buildings/routes.js';
+import { invitationAdminRoutes } from './dashboard/people/admin-routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes, tlsAskRoutes } from './domains/routes.js';
 import { estateRoutes } from './estates/routes.js';
 import { fileRoutes } from './files/routes.js';
@@ -23,6 +25,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(fileRoutes);
   await app.register(pageAssetRoutes);
   await app.register(pageSiteRoutes);
+  await app.register(dashboardRoutes, { prefix: '/dashboard' });
   await app.register(
     async (api) => {
       await api.register(adminRoutes);
@@ -31,6 +34,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
       await api.register(buildingRoutes);
       await api.register(apartmentRoutes);
       await api.register(userRoutes);
+      await api.register(invitationAdminRoutes);
       await api.register(inquiryRoutes);
       await api.register(panoramaRoutes);
       await api.register(assetRoutes);

@@ -302,7 +302,9 @@ WITH
                   'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
                 ) AS "updatedAt"
             ) AS r
-        )
+        ),
+        'actor',
+        CAST($12 AS json)
       )::text
     FROM
       a
@@ -327,8 +329,8 @@ WITH
         attempt
       )
     SELECT
-      (CAST($12 AS UUID[])) [e.n],
-      $13,
+      (CAST($13 AS UUID[])) [e.n],
+      $14,
       e.id,
       v.id,
       1
@@ -367,7 +369,7 @@ SELECT
   ) AS "outbox.deliveries",
   (
     SELECT
-      count(pg_notify ($14, ''))
+      count(pg_notify ($15, ''))
     FROM
       (
         SELECT

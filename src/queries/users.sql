@@ -6,7 +6,16 @@ INSERT INTO
 VALUES
   ($1, $2, $3, $4)
 RETURNING
-  *;
+  "id",
+  "email",
+  "first_name",
+  "last_name",
+  "avatar_url",
+  "job_title",
+  "description",
+  "role",
+  "is_registered",
+  "created_at";
 
 -- users.isMember
 SELECT
@@ -19,7 +28,16 @@ WHERE
 
 -- users.listMembers
 SELECT
-  "u".*
+  "u"."id",
+  "u"."email",
+  "u"."first_name",
+  "u"."last_name",
+  "u"."avatar_url",
+  "u"."job_title",
+  "u"."description",
+  "u"."role",
+  "u"."is_registered",
+  "u"."created_at"
 FROM
   "users" AS "u"
 WHERE

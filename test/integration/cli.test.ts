@@ -82,6 +82,20 @@ describe(`estate-publisher CLI on ${TEST_DATABASE}`, () => {
     expect(kept?.organizationId).toBe(orgId);
   }, 120_000);
 
+  it('invite prints a single-use dashboard link (issue 35); a bad role is a usage error', async () => {
+    const res = await runCli(['invite', '--org', orgId, '--email', 'first.admin@acme.example'], { ...env, PUBLIC_URL: 'https://publisher.example.com' });
+    expect(res.code, res.stderr).toBe(0);
+    const invitation = JSON.parse(res.stdout);
+    expect(invitation.url).toMatch(/^https:\/\/publisher\.example\.com\/dashboard\/invitations\/[\w-]{43}$/);
+    const [row] = await withDb((db) =>
+      db.query<{ role: string; email: string }>('SELECT role, email FROM dashboard_invitations WHERE id = $1', [invitation.id]),
+    );
+    expect(row).toEqual({ role: 'admin', email: 'first.admin@acme.example' });
+    const bad = await runCli(['invite', '--org', orgId, '--email', 'x@acme.example', '--role', 'owner'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--role');
+  }, 120_000);
+
   it('list-orgs prints the organizations', async () => {
     const res = await runCli(['list-orgs'], env);
     expect(res.code, res.stderr).toBe(0);

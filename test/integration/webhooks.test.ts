@@ -307,12 +307,17 @@ describe('apartment.created written by the create statement itself', () => {
       three: sorted([first, second, third]),
       'one left': [second],
     });
-    // The event carries the apartment as the create answered it.
+    // The event carries the apartment as the create answered it, and the key that made it as its actor.
     const [event] = await t.db.query<{ body: string }>(
       `SELECT body FROM webhook_events WHERE organization_id = $1 AND type = 'apartment.created' AND body::json->'data'->>'id' = $2`,
       [org.id, answer.id],
     );
-    expect(JSON.parse(event!.body)).toEqual({ type: 'apartment.created', timestamp: expect.any(String), data: answer });
+    expect(JSON.parse(event!.body)).toEqual({
+      type: 'apartment.created',
+      timestamp: expect.any(String),
+      data: answer,
+      actor: { type: 'apiKey', id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    });
   });
 
   it('writes neither the apartment nor an event for a building of another organization, with endpoints subscribed', async () => {

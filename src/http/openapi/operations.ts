@@ -15,6 +15,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /api/v1/admin/api-keys/{keyId}': 'revokeApiKey',
   'PATCH /api/v1/admin/estates/{id}': 'updateEstateAsOperator',
   'POST /api/v1/admin/organizations/{id}/users': 'createUser',
+  'POST /api/v1/admin/organizations/{id}/invitations': 'createDashboardInvitation',
   'POST /api/v1/admin/apartments/{id}/panoramas': 'createPanorama',
 
   'GET /api/v1/api-keys': 'listApiKeys',

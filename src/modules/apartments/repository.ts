@@ -131,10 +131,11 @@ function createStatement(queues: boolean) {
       types: string[],
       eventId: string,
       timestamp: string,
+      actor: string,
       deliveryIds: string[],
       capacity: number,
     ) => {
-      const outbox = outboxSql({ organizationId, type, types, eventId, timestamp, deliveryIds, capacity }, queues);
+      const outbox = outboxSql({ organizationId, type, types, eventId, timestamp, actor, deliveryIds, capacity }, queues);
       return compiledWith(
         k,
         sql<Record<string, unknown>>`
@@ -275,6 +276,7 @@ export const apartmentsRepository = {
       e.types,
       e.eventId,
       e.timestamp,
+      e.actor,
       e.deliveryIds,
       e.capacity,
     );

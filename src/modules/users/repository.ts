@@ -4,11 +4,13 @@ import type { Queryable } from '../../db/client.js';
 import { anyUuid, q } from '../../db/query.js';
 import type { Users } from '../../db/schema.js';
 
-export type UserRow = Selectable<Users>;
+/** A user as the API shows it: never the dashboard's password hash. */
+export type UserRow = Omit<Selectable<Users>, 'passwordHash'>;
+const USER_COLUMNS = ['id', 'email', 'firstName', 'lastName', 'avatarUrl', 'jobTitle', 'description', 'role', 'isRegistered', 'createdAt'] as const;
 
 export const usersRepository = {
   async insert(db: Queryable, organizationId: string, user: Insertable<Users> & { role: string }, membershipId: string): Promise<UserRow> {
-    const row = await q(db).insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    const row = await q(db).insertInto('users').values(user).returning(USER_COLUMNS).executeTakeFirstOrThrow();
     await q(db).insertInto('organizationMemberships').values({ id: membershipId, organizationId, userId: user.id, role: user.role }).execute();
     return row;
   },
@@ -18,7 +20,7 @@ export const usersRepository = {
     if (userIds.length === 0) return Promise.resolve([]);
     return q(db)
       .selectFrom('users as u')
-      .selectAll('u')
+      .select(USER_COLUMNS.map((c) => `u.${c}` as const))
       .where('u.id', '=', anyUuid(userIds))
       .where(({ exists, selectFrom }) =>
         exists(selectFrom('organizationMemberships as m').select('m.id').where('m.organizationId', '=', organizationId).whereRef('m.userId', '=', 'u.id')),

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { CACHE_NEUTRAL, type Queryable } from '../../db/client.js';
 import { newId } from '../../ids.js';
@@ -34,6 +35,27 @@ export const EVENT_TYPES = [
   'domain.removed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Who made a change: a dashboard user or an API key (the event's `actor`). */
+export interface Actor {
+  type: 'user' | 'apiKey';
+  id: string;
+}
+
+/**
+ * The actor of the writes of this asynchronous context: set around a request's handler by the API's key
+ * auth (src/http/auth.ts) and by the dashboard's session (src/modules/dashboard/session.ts), so every
+ * event a service emits names who did it without each service being told.
+ */
+const actorScope = new AsyncLocalStorage<Actor | undefined>();
+
+/** The actor of the current context's writes, if any. */
+export const currentActor = (): Actor | undefined => actorScope.getStore();
+
+/** Runs `fn` with its events naming `actor` (undefined: none, e.g. the public inquiry form). */
+export function asActor<T>(actor: Actor | undefined, fn: () => T): T {
+  return actorScope.run(actor, fn);
+}
 
 /** `changes` of a `*.updated` event: the fields that changed, each with its value before and after. */
 export type Changes = Record<string, { before: unknown; after: unknown }>;
@@ -113,13 +135,21 @@ export async function emitEvents(tx: Queryable, organizationId: string, events: 
   ]);
   if (endpoints.length === 0) return 0;
   const timestamp = new Date().toISOString();
+  const actor = actorScope.getStore();
   const rows: Array<{ id: string; type: string; body: string }> = [];
   const deliveries: Array<{ id: string; endpoint_id: string; event_id: string }> = [];
   for (const event of wanted) {
     const targets = endpoints.filter((ep) => subscribes(ep.events, event.type));
     if (targets.length === 0) continue;
     const id = newId();
-    const body = event.changes ? { type: event.type, timestamp, data: event.data, changes: event.changes } : { type: event.type, timestamp, data: event.data };
+    const body = {
+      type: event.type,
+      timestamp,
+      data: event.data,
+      ...(event.changes ? { changes: event.changes } : {}),
+      // Every event names who made it: a dashboard user, an API key, or null (the public form, background work).
+      actor: actor ? { type: actor.type, id: actor.id } : null,
+    };
     rows.push({ id, type: event.type, body: JSON.stringify(body) });
     for (const ep of targets) deliveries.push({ id: newId(), endpoint_id: ep.id, event_id: id });
   }

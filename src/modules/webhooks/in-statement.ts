@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { BoundedMap } from '../../bounded-map.js';
 import { newId } from '../../ids.js';
-import { type EventType, OUTBOX_CHANNEL, outboxSignal } from './events.js';
+import { type EventType, OUTBOX_CHANNEL, currentActor, outboxSignal } from './events.js';
 import { MAX_ENDPOINTS } from './schemas.js';
 
 /**
@@ -47,6 +47,8 @@ export interface OutboxParams {
   types: string[];
   eventId: string;
   timestamp: string;
+  /** The event's `actor` as JSON text (`null` when nobody is named): see events.ts. */
+  actor: string;
   deliveryIds: string[];
   /** deliveryIds.length: the most endpoints the statement may find and still write the change. */
   capacity: number;
@@ -73,6 +75,7 @@ export class InStatementEvent {
       // Bound only by the statement that writes the event (see outboxSql's `writes`).
       eventId: queues ? newId() : '',
       timestamp: queues ? new Date().toISOString() : '',
+      actor: JSON.stringify(currentActor() ?? null),
       deliveryIds,
       capacity: deliveryIds.length,
     };
@@ -121,7 +124,7 @@ export function outboxSql(p: OutboxParams, queues: boolean) {
         ? sql`, outbox_ev AS (
             INSERT INTO webhook_events (id, organization_id, type, body)
             SELECT CAST(${p.eventId} AS uuid), ${p.organizationId}, ${p.type},
-                   json_build_object('type', CAST(${p.type} AS text), 'timestamp', CAST(${p.timestamp} AS text), 'data', ${data})::text
+                   json_build_object('type', CAST(${p.type} AS text), 'timestamp', CAST(${p.timestamp} AS text), 'data', ${data}, 'actor', CAST(${p.actor} AS json))::text
             FROM ${from} WHERE EXISTS (SELECT 1 FROM outbox_ep)
             RETURNING id
           ), outbox_d AS (

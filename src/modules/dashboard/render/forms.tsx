@@ -1,0 +1,105 @@
+import type { ComponentChildren } from 'preact';
+
+export type Errors = Record<string, string>;
+
+/** GOV.UK's error summary: every problem listed at the top, each linking to its field. */
+export function ErrorSummary(props: { errors: Errors; labels: Record<string, string> }) {
+  const entries = Object.entries(props.errors);
+  if (entries.length === 0) return null;
+  return (
+    <div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex={-1}>
+      <h2 id="error-summary-title">There is a problem</h2>
+      <ul>
+        {entries.map(([field, message]) => (
+          <li key={field}>{props.labels[field] ? <a href={`#field-${field}`}>{message}</a> : message}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A labelled input with its hint and error next to it (aria-describedby names both). */
+export function Field(props: {
+  name: string;
+  label: string;
+  errors?: Errors | undefined;
+  value?: string | undefined;
+  type?: 'text' | 'email' | 'password' | 'number' | 'url';
+  hint?: string;
+  autoComplete?: string;
+  required?: boolean;
+  maxLength?: number;
+  inputMode?: 'numeric' | 'decimal';
+}) {
+  const id = `field-${props.name}`;
+  const error = props.errors?.[props.name];
+  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={error ? 'field field-error' : 'field'}>
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="error-message" id={`${id}-error`}>
+          <span class="visually-hidden">Error: </span>
+          {error}
+        </p>
+      ) : null}
+      <input
+        id={id}
+        name={props.name}
+        type={(props.type ?? 'text') as 'text'}
+        value={props.type === 'password' ? undefined : props.value}
+        autocomplete={props.autoComplete}
+        required={props.required}
+        maxLength={props.maxLength}
+        inputMode={props.inputMode}
+        aria-describedby={described || undefined}
+        aria-invalid={error ? 'true' : undefined}
+      />
+    </div>
+  );
+}
+
+/** A labelled select with its error next to it. */
+export function Select(props: { name: string; label: string; options: Array<[string, string]>; value?: string | undefined; errors?: Errors | undefined }) {
+  const id = `field-${props.name}`;
+  const error = props.errors?.[props.name];
+  return (
+    <div class={error ? 'field field-error' : 'field'}>
+      <label for={id}>{props.label}</label>
+      {error ? (
+        <p class="error-message" id={`${id}-error`}>
+          <span class="visually-hidden">Error: </span>
+          {error}
+        </p>
+      ) : null}
+      <select id={id} name={props.name} aria-describedby={error ? `${id}-error` : undefined} aria-invalid={error ? 'true' : undefined}>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value} selected={value === props.value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A form that changes something: POST with the session's CSRF token. */
+export function PostForm(props: { action: string; csrf: string; class?: string; children: ComponentChildren; id?: string; label?: string }) {
+  return (
+    <form method="post" action={props.action} class={props.class} id={props.id} aria-label={props.label} novalidate>
+      <input type="hidden" name="_csrf" value={props.csrf} />
+      {props.children}
+    </form>
+  );
+}
+
+/** The confirmation after a change (the `done` code of the redirect, from a fixed table: no text from the URL). */
+export function Notice(props: { text: string | undefined }) {
+  if (!props.text) return null;
+  return <div class="notice">{props.text}</div>;
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './account.js';
+import { apartmentScreen } from './apartments.js';
+import { estateScreen } from './estates.js';
+import { inquiryScreen } from './inquiries.js';
+import { memberRoutes } from './members.js';
+import { allScreens, registerScreen } from './registry.js';
+
+// The navigation's order. Later screens (assets, add-ons, navigators, the page, API keys, webhooks,
+// domains) are added here.
+registerScreen({ id: 'estates', label: 'Estates', path: 'estates', minimum: 'viewer', routes: estateScreen });
+registerScreen({ id: 'apartments', label: 'Apartments', path: 'apartments', minimum: 'viewer', routes: apartmentScreen });
+registerScreen({ id: 'inquiries', label: 'Inquiries', path: 'inquiries', minimum: 'viewer', routes: inquiryScreen });
+registerScreen({ id: 'members', label: 'Members', path: 'members', minimum: 'admin', routes: memberRoutes });
+registerScreen({ id: 'account', label: 'Your account', path: 'account', minimum: 'viewer', routes: accountRoutes });
+
+/** Every screen of an organization, under /dashboard/o/:orgId. */
+export async function orgScreens(app: FastifyInstance): Promise<void> {
+  for (const screen of allScreens()) await app.register(screen.routes);
+}
