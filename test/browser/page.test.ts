@@ -33,7 +33,7 @@ afterAll(async () => {
 /** The form's refusal (422 with the errors) is the designed answer; Chromium logs any 4xx as a console error. */
 const isInquiry422 = (problem: string) => /(answer 422|status of 422).*\/inquiry/.test(problem);
 const visibleApartments = () => seeded.apartments.filter((a) => a.status !== 'HIDDEN');
-const shownFrame = (page: Page) => page.locator('section.navigator > figure[data-angle]:not([hidden])').first();
+const shownFrame = (page: Page) => page.locator('section.navigator > .frames > figure[data-angle]:not([hidden])').first();
 const shownAngle = async (page: Page) => Number(await shownFrame(page).getAttribute('data-angle'));
 
 describe.each([390, 1366])('the page at %i px wide', (width) => {
@@ -83,6 +83,48 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(weight.html + weight.css + weight.js).toBeLessThanOrEqual(60 * 1024);
   });
 
+  it('the layout buyers know: render and sidebar, legend, no control over the render, the price column whole', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const render = (await page.getByRole('region', { name: 'Project view' }).locator('.frames').boundingBox())!;
+    const sidebar = (await page.getByRole('complementary', { name: 'Homes' }).boundingBox())!;
+    if (width >= 1024) {
+      // Side by side, both in the first screen.
+      expect(sidebar.x).toBeGreaterThanOrEqual(render.x + render.width);
+      expect(sidebar.y).toBeLessThan(900);
+      expect(render.y + render.height).toBeLessThan(900);
+    } else {
+      expect(sidebar.y).toBeGreaterThanOrEqual(render.y + render.height);
+    }
+    // The legend: each status in the buyer's words, with its count.
+    const legend = page.getByRole('region', { name: 'Legend' });
+    for (const [status, word] of [
+      ['ACTIVE', 'Available'],
+      ['BOOKED', 'Reserved'],
+      ['SOLD', 'Sold'],
+    ] as const) {
+      const n = visibleApartments().filter((a) => a.status === status).length;
+      expect(await legend.locator(`li[data-status="${status.toLowerCase()}"]`).textContent()).toBe(`${word} ${n}`);
+    }
+    expect(await page.locator('main').textContent()).not.toContain('Active');
+    // Previous and Next sit under the render, never over it; every target is at least 24 px.
+    for (const name of ['Previous view', 'Next view']) {
+      const button = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(button.y).toBeGreaterThanOrEqual(render.y + render.height);
+      expect(Math.min(button.width, button.height)).toBeGreaterThanOrEqual(24);
+    }
+    const shapes = await shownFrame(page)
+      .locator('svg a[data-apartment-id]')
+      .evaluateAll((links) => links.map((a) => a.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)));
+    expect(Math.min(...shapes)).toBeGreaterThanOrEqual(24);
+    // The list shows its price column whole: no cell reaches past the list's box.
+    const cut = await page.locator('table.homes').evaluate((table) => {
+      const right = (table.closest('.sidebar-scroll') ?? table.parentElement)!.getBoundingClientRect().right;
+      return [...table.querySelectorAll('tr:not([hidden]) td:last-child')].filter((td) => td.getBoundingClientRect().right > right + 0.5).length;
+    });
+    expect(cut).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
+
   it('rotates by buttons, drag and arrow keys', async () => {
     const next = page.locator('section.navigator [data-rotate="1"]').first();
     await next.click();
@@ -106,22 +148,41 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(w.problems).toEqual([]);
   });
 
-  it('a shape and its row select the same apartment; its details open', async () => {
+  it('a shape opens its card in place (no scroll), the address follows, Back closes it; its row selects the same home', async () => {
     const apartment = visibleApartments()[1]!;
-    await shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#apartment-${apartment.id}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const shape = shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`);
+    // Hover shows the shape's label (name, status, price).
+    await shape.hover();
+    await expect.poll(() => page.locator('.shape-label').textContent()).toContain(apartment.name);
+    const before = await page.evaluate(() => scrollY);
+    await shape.click();
+    const card = page.getByRole('region', { name: apartment.name });
+    await expect.poll(() => card.isVisible()).toBe(true);
+    expect(await page.evaluate(() => scrollY), 'the render is not scrolled away').toBe(before);
+    expect(await page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    expect(await card.textContent()).toMatch(/Available|Reserved|Sold/);
     const row = page.locator(`tr[data-apartment-id="${apartment.id}"]`);
     expect(await row.getAttribute('aria-current')).toBe('true');
-    expect(await shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`).getAttribute('aria-current')).toBe('true');
-    expect(await page.locator(`#apartment-${apartment.id}`).isVisible()).toBe(true);
-    await expectAccessible(page, 'apartment open');
+    expect(await shape.getAttribute('aria-current')).toBe('true');
+    // The card is beside (desktop) or over the bottom of (phone) the render, which stays in view.
+    const stage = (await shownFrame(page).locator('.frame-stage').boundingBox())!;
+    expect(stage.y + stage.height / 2).toBeGreaterThan(0);
+    const box = (await card.boundingBox())!;
+    expect(box.y).toBeLessThan(await page.evaluate(() => innerHeight));
+    await expectAccessible(page, 'home card open');
     await screenshot(page, `${width}-apartment-open`, false);
-    // The row's link selects another apartment, and its shape with it.
+    await page.goBack();
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}`);
+    expect(await row.getAttribute('aria-current')).toBeNull();
+    // The row's link selects another home, and its shape with it.
     const other = visibleApartments()[4]!;
-    await row.locator('a').evaluate(() => window.scrollTo(0, 0));
     await page.locator(`tr[data-apartment-id="${other.id}"] a`).first().click();
     await expect.poll(() => page.locator(`svg a[data-apartment-id="${other.id}"][aria-current="true"]`).count()).toBeGreaterThan(0);
-    expect(await row.getAttribute('aria-current')).toBeNull();
+    await expect.poll(() => page.getByRole('region', { name: other.name }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}`);
     expect(w.problems).toEqual([]);
   });
 
@@ -132,6 +193,7 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     await expect.poll(() => rows.count()).toBe(sold.length);
     expect(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.status))).toEqual(sold.map(() => 'sold'));
     expect(await page.locator('#apartments-count').textContent()).toContain(String(sold.length));
+    expect(await page.evaluate(() => location.search)).toBe('?status=SOLD');
     expect(await notReloaded()).toBe(true);
     await expectAccessible(page, 'filter applied');
     await page.locator('#apartments').screenshot({ path: `${REPORT_DIR}/${width}-filter-applied.png` });
@@ -211,11 +273,13 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     ]) {
       expect(all, control).toContain(control);
     }
-    // Enter on a shape opens that apartment.
+    // Focus on a shape shows its label; Enter opens that home's card, focus on its name.
     const apartment = visibleApartments()[2]!;
     await shownFrame(fresh).locator(`svg a[data-apartment-id="${apartment.id}"]`).focus();
+    await expect.poll(() => fresh.locator('.shape-label').textContent()).toContain(apartment.name);
     await fresh.keyboard.press('Enter');
-    await expect.poll(() => fresh.evaluate(() => location.hash)).toBe(`#apartment-${apartment.id}`);
+    await expect.poll(() => fresh.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    await expect.poll(() => fresh.evaluate(() => document.activeElement?.textContent)).toBe(apartment.name);
     // Enter on "Next view" turns the view.
     await fresh.locator('[data-rotate="1"]').first().focus();
     const before = await shownAngle(fresh);
@@ -291,23 +355,35 @@ describe('image placeholders', () => {
 });
 
 describe('with JavaScript off', () => {
-  it('the list, its filters and the form work as plain HTML', async () => {
+  it('every frame, each home’s page, the list, its filters and the form work as plain HTML', async () => {
     const context = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const { page, problems } = await watchedPage(context, server.base);
     await page.goto(url, { waitUntil: 'networkidle' });
     expect(await page.locator('tbody tr[data-apartment-id]').count()).toBe(visibleApartments().length);
-    // Every apartment's details are reachable by their anchor.
+    // The starting frame, then each "View" link shows its own frame.
+    const visibleAngles = () =>
+      page.locator('.frames > figure').evaluateAll((fs) => fs.filter((f) => (f as HTMLElement).offsetHeight > 0).map((f) => (f as HTMLElement).dataset.angle));
+    expect(await visibleAngles()).toEqual(['120']);
+    for (const angle of ['0', '240', '120']) {
+      await page.locator(`.angles a[data-angle="${angle}"]`).click();
+      expect(await visibleAngles()).toEqual([angle]);
+    }
+    // Every home has its own page, linked from its row.
     const apartment = visibleApartments()[0]!;
     await page.locator(`tr[data-apartment-id="${apartment.id}"] a`).first().click();
-    expect(page.url()).toContain(`#apartment-${apartment.id}`);
-    expect(await page.locator(`#apartment-${apartment.id}`).isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    expect(await page.locator('h1').textContent()).toBe(apartment.name);
+    await expectAccessible(page, 'a home page without JavaScript');
+    await screenshot(page, '390-no-js-home');
+    await page.goto(url, { waitUntil: 'networkidle' });
     // The filter form is a GET the server answers filtered.
     await page.selectOption('#filter-status', 'BOOKED');
     await page.locator('form.filters [type="submit"]').click();
     await page.waitForLoadState('networkidle');
     expect(page.url()).toContain('status=BOOKED');
     const booked = visibleApartments().filter((a) => a.status === 'BOOKED');
-    expect(await page.locator('tbody tr[data-apartment-id]').count()).toBe(booked.length);
+    expect(await page.locator('tbody tr[data-apartment-id]:not([hidden])').count()).toBe(booked.length);
     await screenshot(page, '390-no-js-filtered');
     // The form: 422 with the error next to its field, then 303 to the thanks.
     await page.goto(url, { waitUntil: 'networkidle' });

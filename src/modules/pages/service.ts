@@ -23,11 +23,13 @@ import { changesOf, emitEvent } from '../webhooks/events.js';
 import { loadStylesheet } from './assets.js';
 import { pageAssets } from './client-assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
-import { renderNotFound, renderPage } from './render/index.js';
+import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from './render/index.js';
+import { listsHomes } from './render/page.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
 import type { PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
+import { langOf, translator } from './shared/words.js';
 
 /** NOTIFY channel of migrations/0015 and 0016: page settings and estates. */
 export const PAGES_CHANNEL = 'pages_changed';
@@ -240,6 +242,15 @@ export class PagesService {
     return estate && row?.enabled && row.showInquiryForm ? { estateId: estate.id, slug: estate.slug } : undefined;
   }
 
+  /** The plain page of `slug` (kept), or undefined when there is none (off, unknown). */
+  private async plainPage(slug: string): Promise<RenderedPage | undefined> {
+    const lower = slug.toLowerCase();
+    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null }), {
+      scopeOf: (page) => page.organizationId ?? undefined,
+    });
+    return plain?.source ? plain : undefined;
+  }
+
   /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
   async page(slug: string, request: PageRequest): Promise<RenderedPage> {
     const thanks = request.form?.sent === true;
@@ -248,22 +259,44 @@ export class PagesService {
       return (await this.build(slug, request)) ?? this.notFound();
     }
     const lower = slug.toLowerCase();
-    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null }), {
-      scopeOf: (page) => page.organizationId ?? undefined,
-    });
+    const plain = await this.plainPage(slug);
     if (!plain?.source) return this.notFound();
     const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
     if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
     // A variant ("Ask about" a home on the page, the thank-you state, a filter): rendered from the plain
     // page's data (no statement) and kept among this estate's variants, as old as that data.
     const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)}`;
-    const place = { scope: plain.organizationId ?? undefined, variants: lower };
+    return this.variant(plain, key, (row, data) =>
+      this.render(row, data, false, { filter: request.filter, askAbout, form: thanks ? { values: {}, errors: {}, sent: true } : undefined }),
+    );
+  }
+
+  /**
+   * A home's own page, or its card alone (`part` card: what the page's script opens in place): 404 for
+   * an id that is not a home the page lists (HIDDEN, another estate's, unknown, or the list is off).
+   */
+  async home(slug: string, apartmentId: string, part: 'page' | 'card'): Promise<RenderedPage> {
+    const plain = await this.plainPage(slug);
+    const id = apartmentId.toLowerCase();
+    if (!plain?.source || !isUuid(id) || !plain.askable.has(id)) return this.notFound();
+    const key = `${slug.toLowerCase()} home ${id} ${part}`;
+    return this.variant(plain, key, (row, data) => {
+      const home = data.apartments.find((a) => a.id === id)!;
+      return this.render(row, data, false, { filter: {}, askAbout: id }, (d, ctx) =>
+        part === 'card' ? renderHomeCard(d, ctx, home) : renderHomePage(d, ctx, home),
+      );
+    });
+  }
+
+  /** A variant of a plain page, kept among its estate's variants and as old as the plain page's data. */
+  private variant(plain: RenderedPage, key: string, make: (row: PageRow, data: PageData) => RenderedPage): RenderedPage {
+    const place = { scope: plain.organizationId ?? undefined, variants: key.split(' ')[0]! };
     const kept = this.pages.get(key, place);
     if (kept) return kept;
-    const { row, data, stamp } = plain.source;
-    const variant = this.render(row, data, false, { filter: request.filter, askAbout, form: thanks ? { values: {}, errors: {}, sent: true } : undefined });
-    this.pages.set(key, variant, stamp, place);
-    return variant;
+    const { row, data, stamp } = plain.source!;
+    const made = make(row, data);
+    this.pages.set(key, made, stamp, place);
+    return made;
   }
 
   private notFoundPage: RenderedPage | undefined;
@@ -302,8 +335,15 @@ export class PagesService {
   }
 
   /** The page of `data` for one request: HTML, policy and ETag. */
-  private render(row: PageRow, data: PageData, preview: boolean, request: Omit<PageRequest, 'preview'>): RenderedPage {
+  private render(
+    row: PageRow,
+    data: PageData,
+    preview: boolean,
+    request: Omit<PageRequest, 'preview'>,
+    html: (data: PageData, ctx: RenderContext) => string = renderPage,
+  ): RenderedPage {
     const theme = themeCss(data.navigator);
+    const locale = data.settings.locale;
     const ctx: RenderContext = {
       publicUrl: this.deps.config.publicUrl,
       path: `/p/${data.estate.slug}`,
@@ -315,14 +355,15 @@ export class PagesService {
       filter: request.filter,
       form: request.form ?? { values: {}, errors: {} },
       askAbout: request.askAbout,
+      t: translator(locale),
+      lang: langOf(locale),
     };
-    const html = renderPage(data, ctx);
-    const body = new CompressibleBody(Buffer.from(html));
+    const body = new CompressibleBody(Buffer.from(html(data, ctx)));
     const images = new Set(this.imageOrigins);
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
-    const askable = new Set(data.settings.showApartments ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
+    const askable = new Set(listsHomes(data) ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
     const csp = baseCsp([...images], theme, ancestors);
     return {
       status: 200,

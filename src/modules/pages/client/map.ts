@@ -33,6 +33,8 @@ export function initMap(button: HTMLButtonElement): void {
       for (let tx = Math.floor(x) - cols; tx <= Math.floor(x) + cols; tx++) {
         const src = template
           .replace('{s}', 'abc'[Math.abs(tx + ty) % 3]!)
+          // Leaflet's retina suffix: '@2x' on a high-density screen, else nothing (never left in the URL).
+          .replace('{r}', window.devicePixelRatio > 1 ? '@2x' : '')
           .replace('{z}', String(zoom))
           .replace('{x}', String(((tx % n) + n) % n))
           .replace('{y}', String(ty));

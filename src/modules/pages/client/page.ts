@@ -8,16 +8,20 @@ import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
+import { pageWords } from './words.js';
 
 document.documentElement.classList.add('js');
+if (window.parent !== window) document.documentElement.classList.add('in-embed');
+const words = pageWords();
 initPlaceholders();
 const navigators = $$(NAVIGATOR)
-  .map(initNavigator)
+  .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
-initSelection(navigators);
-for (const form of $$<HTMLFormElement>('form[data-apartment-filters], #apartments form.filters')) initFilters(form);
+initSelection(navigators, words);
+const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
+if (filters) initFilters(filters, words);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery);
-for (const button of $$<HTMLButtonElement>('button.show-map, button[data-map-show]')) initMap(button);
+for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
 if (inquiry) initForm(inquiry);
 initResize();
