@@ -147,7 +147,7 @@ describe('the public page (issue 27)', () => {
       ['ACTIVE', 'Available'],
       ['BOOKED', 'Reserved'],
       ['SOLD', 'Sold'],
-    ]) {
+    ] as const) {
       const n = seed.apartments.filter((x) => x.status === status).length;
       expect(html).toContain(
         `<li data-status="${status.toLowerCase()}"><span class="swatch status-${status.toLowerCase()}" aria-hidden="true"></span>${word} <span class="legend-count">${n}</span></li>`,
