@@ -68,7 +68,7 @@ describe('a page per home, filters in the address, the description (issue 34)', 
       ['x'.repeat(100), seed.slug],
       [foreign.id, seed.slug],
       [seed.apartments[0]!.id, 'no-such-estate'],
-    ]) {
+    ] as Array<[string, string]>) {
       for (const query of ['', '?part=card']) {
         const res = await home(id, slug, query);
         expect(res.statusCode, `${slug}/${id}${query}`).toBe(404);
@@ -111,6 +111,66 @@ describe('a page per home, filters in the address, the description (issue 34)', 
     const made = description((await get(`/p/${other.slug}`)).body);
     const available = other.apartments.filter((x) => x.status === 'ACTIVE').length;
     expect(made).toMatch(new RegExp(`^Other Place: ${available} homes? available, .*prices from €`));
+  });
+
+  it('the page’s words in its language: de-DE, fr-FR, pl-PL show none of the English vocabulary, and lang matches', async () => {
+    const english = [
+      'Available',
+      'Reserved',
+      'Sold',
+      'Homes',
+      'Legend',
+      'Rooms',
+      'Price',
+      'Floor',
+      'Show map',
+      'Gallery',
+      'Send inquiry',
+      'Previous view',
+      'Next view',
+      'On request',
+      'Minimum price',
+      'Maximum price',
+      'Show homes',
+      'Clear',
+      'Neighbourhood',
+      'Ask about a home',
+      'Phone',
+      'Skip to content',
+      'Project view',
+    ];
+    const said = (html: string) =>
+      [
+        html
+          .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, ' ')
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' '),
+        ...[...html.matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1]),
+      ].join(' | ');
+    const target = other.apartments.find((x) => x.status === 'ACTIVE')!;
+    for (const [locale, words] of [
+      ['de-DE', ['Verfügbar', 'Wohnungen', 'Legende', 'Karte zeigen', 'Anfrage senden']],
+      ['fr-FR', ['Disponible', 'Logements', 'Légende', 'Afficher la carte', 'Envoyer la demande']],
+      ['pl-PL', ['Dostępne', 'Mieszkania', 'Legenda', 'Pokaż mapę', 'Wyślij zapytanie']],
+    ] as const) {
+      const put = await t.request({ method: 'PUT', url: `/api/v1/estates/${other.estateId}/page`, key: b.key, body: { locale } });
+      expect(put.statusCode).toBe(200);
+      for (const url of [`/p/${other.slug}`, `/p/${other.slug}/homes/${target.id}`]) {
+        const html = (await get(url)).body;
+        expect(html).toContain(`<html lang="${locale}">`);
+        // What the partner entered shows as entered: taken out before looking for the page's own words.
+        let text = said(html);
+        for (const entered of [...other.downloads, ...other.captions, ...other.pois]) text = text.split(entered).join(' ');
+        for (const word of english) expect(text, `${locale} ${url}: "${word}"`).not.toMatch(new RegExp(`\\b${word}\\b`));
+        if (url === `/p/${other.slug}`) for (const word of words) expect(text, `${locale}: "${word}"`).toContain(word);
+      }
+    }
+    // A language the page has no words for: English words, and lang says so (numbers keep the locale).
+    await t.request({ method: 'PUT', url: `/api/v1/estates/${other.estateId}/page`, key: b.key, body: { locale: 'ja-JP' } });
+    const html = (await get(`/p/${other.slug}`)).body;
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('Available');
+    await t.request({ method: 'PUT', url: `/api/v1/estates/${other.estateId}/page`, key: b.key, body: { locale: 'en-US' } });
   });
 
   it('server and browser start at the same frame: the nearest angle to startingAngle (shared/frames.ts)', async () => {

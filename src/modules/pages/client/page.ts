@@ -20,8 +20,8 @@ const navigators = $$(NAVIGATOR)
 initSelection(navigators, words);
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
 if (filters) initFilters(filters, words);
-for (const gallery of $$('[data-gallery]')) initLightbox(gallery);
-for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button);
+for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
+for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
 if (inquiry) initForm(inquiry);
 initResize();

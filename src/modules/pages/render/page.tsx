@@ -48,11 +48,11 @@ function Addons(props: { data: PageData; ctx: RenderContext; about: Apartment | 
   const locale = data.settings.locale;
   return (
     <>
-      {data.investment ? <InvestmentSection doc={data.investment} locale={locale} /> : null}
-      {data.gallery ? <GallerySection doc={data.gallery} /> : null}
+      {data.investment ? <InvestmentSection doc={data.investment} locale={locale} t={ctx.t} /> : null}
+      {data.gallery ? <GallerySection doc={data.gallery} t={ctx.t} /> : null}
       {data.map ? <MapSection doc={data.map} t={ctx.t} /> : null}
-      {data.downloads ? <DownloadsSection doc={data.downloads} locale={locale} /> : null}
-      {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctx.form} about={props.about} /> : null}
+      {data.downloads ? <DownloadsSection doc={data.downloads} locale={locale} t={ctx.t} /> : null}
+      {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctx.form} about={props.about} t={ctx.t} /> : null}
     </>
   );
 }
@@ -151,7 +151,7 @@ export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apar
         <main id="main" class="home-page">
           <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage />
           <HomeMore apartment={home} assets={data.assets} t={t} />
-          {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctxHere.form} about={home} /> : null}
+          {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctxHere.form} about={home} t={t} /> : null}
         </main>
       </Body>
     </html>

@@ -81,6 +81,11 @@ export const EN = {
   SERVICES: 'Services',
   LANDMARK: 'Landmarks',
   OTHER: 'Other',
+  imageViewer: 'Image viewer',
+  previousImage: 'Previous image',
+  nextImage: 'Next image',
+  nOfTotal: '{n} of {total}',
+  mapAround: 'Map around the project',
   notFound: 'Page not found',
   notFoundText: 'There is no published project at this address.',
 } as const;

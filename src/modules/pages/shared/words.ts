@@ -30,7 +30,20 @@ export function translator(locale: string): Translate {
 }
 
 /** The messages the browser bundle uses, in the page's language (a JSON data block of the page). */
-export const CLIENT_KEYS = ['homesCount', 'homesOf', 'viewOf', 'close', 'loading', 'loadFailed', 'saveHome'] as const satisfies readonly Key[];
+export const CLIENT_KEYS = [
+  'homesCount',
+  'homesOf',
+  'viewOf',
+  'close',
+  'loading',
+  'loadFailed',
+  'saveHome',
+  'imageViewer',
+  'previousImage',
+  'nextImage',
+  'nOfTotal',
+  'mapAround',
+] as const satisfies readonly Key[];
 
 export function clientMessages(locale: string): Record<string, Message> {
   const messages = CATALOGUES[languageOf(locale)] ?? EN;
