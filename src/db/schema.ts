@@ -7,6 +7,7 @@ import type { Apartment } from "../modules/apartments/schemas.js";
 import type { StoredVariant } from "../modules/assets/schemas.js";
 import type { FeatureInput } from "../modules/buildings/schemas.js";
 import type { Navigator } from "../modules/navigators/schemas.js";
+import type { PageContact } from "../modules/pages/schemas.js";
 import type { Panorama } from "../modules/panoramas/schemas.js";
 import type { Jsonb } from "./query.js";
 import type { ColumnType } from "kysely";
@@ -126,6 +127,7 @@ export interface DownloadsItems {
 }
 
 export interface EstatePages {
+  contact: Jsonb<PageContact> | null;
   embedOrigins: Generated<Jsonb<string[]>>;
   enabled: Generated<boolean>;
   estateId: string;
@@ -133,6 +135,7 @@ export interface EstatePages {
   navigatorId: string | null;
   organizationId: string;
   previewSecret: Buffer;
+  privacyPolicyUrl: string | null;
   showApartments: Generated<boolean>;
   showInquiryForm: Generated<boolean>;
   updatedAt: Generated<string>;

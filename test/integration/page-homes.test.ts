@@ -173,6 +173,43 @@ describe('a page per home, filters in the address, the description (issue 34)', 
     await t.request({ method: 'PUT', url: `/api/v1/estates/${other.estateId}/page`, key: b.key, body: { locale: 'en-US' } });
   });
 
+  it('contact and privacyPolicyUrl: stored, shown as a contact block and linked from the form; bad values refused naming the field', async () => {
+    const put = (body: unknown, key = a.key) => t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, key, body });
+    const contact = {
+      name: 'Harbour Sales Office',
+      phone: '+48 58 123 45 67',
+      email: 'sales@harbour.example',
+      address: 'Quay 1, Gdańsk',
+      openingHours: 'Mon–Fri 9:00–17:00',
+    };
+    const ok = await put({ contact, privacyPolicyUrl: 'https://harbour.example/privacy' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ contact, privacyPolicyUrl: 'https://harbour.example/privacy' });
+    const html = (await get(`/p/${seed.slug}`)).body;
+    expect(html).toContain('<section class="contact" id="contact" aria-labelledby="contact-title">');
+    expect(html).toContain('<a href="tel:+48581234567">+48 58 123 45 67</a>');
+    expect(html).toContain('<a href="mailto:sales@harbour.example">sales@harbour.example</a>');
+    expect(html).toContain('Mon–Fri 9:00–17:00');
+    expect(html).toContain('<a href="https://harbour.example/privacy" rel="noopener noreferrer" target="_blank">How we use your data</a>');
+    for (const [body, field] of [
+      [{ contact: { phone: 'call me <maybe>' } }, 'phone'],
+      [{ contact: { email: 'not-an-email' } }, 'email'],
+      [{ contact: { fax: '123' } }, 'contact'],
+      [{ privacyPolicyUrl: 'javascript:alert(1)' }, 'privacyPolicyUrl'],
+    ] as const) {
+      const res = await put(body);
+      expect([400, 422], JSON.stringify(body)).toContain(res.statusCode);
+      expect(res.json().message).toContain(field);
+    }
+    expect((await put({ contact })).statusCode).toBe(200);
+    expect((await t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, key: b.key, body: { contact } })).statusCode).toBe(404);
+    expect((await t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, body: { contact } })).statusCode).toBe(401);
+    // null removes them.
+    const cleared = await put({ contact: null, privacyPolicyUrl: null });
+    expect(cleared.json()).toMatchObject({ contact: null, privacyPolicyUrl: null });
+    expect((await get(`/p/${seed.slug}`)).body).not.toContain('id="contact"');
+  });
+
   it('server and browser start at the same frame: the nearest angle to startingAngle (shared/frames.ts)', async () => {
     expect(startingIndex([0, 120, 240], 50)).toBe(0);
     expect(startingIndex([0, 120, 240], 70)).toBe(1);

@@ -27,7 +27,7 @@ import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from './re
 import { listsHomes } from './render/page.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
-import type { PageSettings, PutPageBody } from './schemas.js';
+import type { PageContact, PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
 import { langOf, translator } from './shared/words.js';
 
@@ -90,8 +90,21 @@ const fieldsOf = (row: PageRow | undefined): PageFields =>
         showInquiryForm: row.showInquiryForm,
         embedOrigins: row.embedOrigins,
         locale: row.locale,
+        contact: row.contact,
+        privacyPolicyUrl: row.privacyPolicyUrl,
       }
     : { ...PAGE_DEFAULTS, embedOrigins: [] };
+
+/** A contact block as stored: its lines trimmed, empty ones left out, null when nothing is left. */
+function contactOf(input: PageContact | null): PageContact | null {
+  if (!input) return null;
+  const out = Object.fromEntries(
+    Object.entries(input)
+      .map(([k, v]) => [k, v?.trim()])
+      .filter(([, v]) => v),
+  ) as PageContact;
+  return Object.keys(out).length > 0 ? out : null;
+}
 
 /** The theme's custom properties as one CSS rule; each colour parsed again (never the stored text as it is). */
 export function themeCss(navigator: Navigator | null): string {
@@ -212,6 +225,8 @@ export class PagesService {
         showInquiryForm: input.showInquiryForm ?? current.showInquiryForm,
         embedOrigins: checked.embedOrigins ?? current.embedOrigins,
         locale: checked.locale ?? current.locale,
+        contact: input.contact === undefined ? current.contact : contactOf(input.contact),
+        privacyPolicyUrl: input.privacyPolicyUrl === undefined ? current.privacyPolicyUrl : input.privacyPolicyUrl,
       };
       const row = await repo.upsert(tx, organizationId, estate.id, next);
       const settings = { estateId: estate.id, ...fieldsOf(row), url: this.url(estate.slug) };

@@ -123,6 +123,13 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
           <label for="inquiry-website">{t('leaveEmpty')}</label>
           <input id="inquiry-website" type="text" name={HONEYPOT} tabIndex={-1} autoComplete="off" value="" />
         </div>
+        {props.privacyPolicyUrl ? (
+          <p class="privacy">
+            <a href={props.privacyPolicyUrl} rel="noopener noreferrer" target="_blank">
+              {t('privacy')}
+            </a>
+          </p>
+        ) : null}
         <p class="actions">
           <button type="submit">{t('send')}</button>
         </p>

@@ -20,18 +20,21 @@ function Positions(props: { doc: MapDocument; t: Translate }) {
     <svg class="poi-map" viewBox={`0 0 ${VIEW} ${VIEW}`} role="img" aria-labelledby="map-svg-title">
       <title id="map-svg-title">{props.t('poiAround')}</title>
       <circle class="project" cx={VIEW / 2} cy={VIEW / 2} r={8} />
-      {points.map(({ poi, x, y }) => (
-        <circle
-          key={poi.id}
-          class={`poi poi-${poi.category.toLowerCase()}`}
-          cx={round(VIEW / 2 + x * scale)}
-          cy={round(VIEW / 2 + y * scale)}
-          r={5}
-          data-poi-id={poi.id}
-        >
-          <title>{poi.distanceLabel ? `${poi.label}, ${poi.distanceLabel}` : poi.label}</title>
-        </circle>
-      ))}
+      {points.map(({ poi, x, y }) => {
+        const cx = round(VIEW / 2 + x * scale);
+        const cy = round(VIEW / 2 + y * scale);
+        // Labelled in place (name and distance), to the left of points on the right half so they stay inside.
+        const right = cx > VIEW / 2;
+        const text = poi.distanceLabel ? `${poi.label} (${poi.distanceLabel})` : poi.label;
+        return (
+          <g key={poi.id} class={`poi poi-${poi.category.toLowerCase()}`} data-poi-id={poi.id}>
+            <circle cx={cx} cy={cy} r={5} />
+            <text x={right ? cx - 9 : cx + 9} y={cy + 4} text-anchor={right ? 'end' : 'start'} class="poi-label">
+              {text}
+            </text>
+          </g>
+        );
+      })}
     </svg>
   );
 }

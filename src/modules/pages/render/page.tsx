@@ -1,5 +1,6 @@
 import type { Apartment } from '../../apartments/schemas.js';
 import { clientMessages } from '../shared/words.js';
+import { ContactSection } from './contact.js';
 import { DownloadsSection } from './downloads.js';
 import { homeHref } from './format.js';
 import { GallerySection } from './gallery.js';
@@ -52,7 +53,10 @@ function Addons(props: { data: PageData; ctx: RenderContext; about: Apartment | 
       {data.gallery ? <GallerySection doc={data.gallery} t={ctx.t} /> : null}
       {data.map ? <MapSection doc={data.map} t={ctx.t} /> : null}
       {data.downloads ? <DownloadsSection doc={data.downloads} locale={locale} t={ctx.t} /> : null}
-      {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctx.form} about={props.about} t={ctx.t} /> : null}
+      {data.settings.contact ? <ContactSection contact={data.settings.contact} t={ctx.t} /> : null}
+      {data.settings.showInquiryForm ? (
+        <InquiryForm path={ctx.path} form={ctx.form} about={props.about} t={ctx.t} privacyPolicyUrl={data.settings.privacyPolicyUrl} />
+      ) : null}
     </>
   );
 }
@@ -151,7 +155,10 @@ export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apar
         <main id="main" class="home-page">
           <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage />
           <HomeMore apartment={home} assets={data.assets} t={t} />
-          {data.settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctxHere.form} about={home} t={t} /> : null}
+          {data.settings.contact ? <ContactSection contact={data.settings.contact} t={t} /> : null}
+          {data.settings.showInquiryForm ? (
+            <InquiryForm path={ctx.path} form={ctxHere.form} about={home} t={t} privacyPolicyUrl={data.settings.privacyPolicyUrl} />
+          ) : null}
         </main>
       </Body>
     </html>
