@@ -290,6 +290,67 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
   });
 });
 
+describe('the navigator options', () => {
+  const patch = (options: Record<string, unknown>) =>
+    fetch(`${server.base}/api/v1/navigator/${seeded.navigatorId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ options }),
+    }).then((res) => expect(res.status).toBe(200));
+  const drag = async (page: Page) => {
+    const box = (await shownFrame(page).locator('.frame-stage').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.8, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.8 - 60, box.y + 10, { steps: 6 });
+    await page.mouse.up();
+  };
+  afterAll(async () =>
+    patch({ canFreelyRotate: true, mirroredRotationCameraMovement: false, compassEnabled: true, disableHidingSidebar: false, minimalSidebarWidthPercent: 25 }),
+  );
+
+  it('compass (compassEnabled, northFrameIndex) turns with the frames; the sidebar hides unless disableHidingSidebar; drag only with canFreelyRotate, reversed when mirrored; minimalSidebarWidthPercent widens the sidebar', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(url, { waitUntil: 'networkidle' });
+    const compass = page.getByRole('img', { name: 'Compass' });
+    expect(await compass.count()).toBe(1);
+    const needle = () => compass.locator('.compass-needle').getAttribute('transform');
+    expect(await needle()).toBe('rotate(-120 20 20)');
+    await page.getByRole('button', { name: 'Next view' }).click();
+    expect(await needle()).toBe('rotate(-240 20 20)');
+    await page.getByRole('button', { name: 'Previous view' }).click();
+    const sidebar = page.getByRole('complementary', { name: 'Homes' });
+    const renderWidth = async () => (await page.getByRole('region', { name: 'Project view' }).boundingBox())!.width;
+    const narrow = await renderWidth();
+    await page.getByRole('button', { name: 'Hide the list' }).click();
+    expect(await sidebar.count()).toBe(0);
+    expect(await renderWidth()).toBeGreaterThan(narrow + 300);
+    await page.getByRole('button', { name: 'Show the list' }).click();
+    expect(await sidebar.isVisible()).toBe(true);
+    await expectAccessible(page, 'options: compass and sidebar toggle');
+    // Drag: the next frame (canFreelyRotate), the previous one when mirrored.
+    await drag(page);
+    expect(await shownAngle(page)).toBe(240);
+    const sidebarWidth = (await sidebar.boundingBox())!.width;
+
+    await patch({ mirroredRotationCameraMovement: true, compassEnabled: false, disableHidingSidebar: true, minimalSidebarWidthPercent: 45 });
+    // Another address (an unknown parameter is ignored): the browser may keep the page 30 s (Cache-Control).
+    await page.goto(`${url}?after=1`, { waitUntil: 'networkidle' });
+    expect(await page.getByRole('img', { name: 'Compass' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Hide the list' }).count()).toBe(0);
+    expect((await sidebar.boundingBox())!.width).toBeGreaterThan(sidebarWidth + 100);
+    await drag(page);
+    expect(await shownAngle(page)).toBe(0);
+
+    await patch({ canFreelyRotate: false });
+    await page.goto(`${url}?after=2`, { waitUntil: 'networkidle' });
+    await drag(page);
+    expect(await shownAngle(page)).toBe(120);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the map', () => {
   it('asks for tiles only after "Show map"', async () => {
     const context = await browser.context({ viewport: { width: 1366, height: 900 } });

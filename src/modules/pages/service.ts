@@ -116,6 +116,9 @@ export function themeCss(navigator: Navigator | null): string {
     const colour = normaliseColour(value);
     if (colour) declarations.push(`${name}:${colour}`);
   }
+  // minimalSidebarWidthPercent: the sidebar's least share of the width beside the render (page.css).
+  const sidebar = navigator?.options.minimalSidebarWidthPercent;
+  if (typeof sidebar === 'number' && sidebar > 0) declarations.push(`--sidebar-min:${Math.min(Math.round(sidebar * 10) / 10, 60)}%`);
   const font = theme.fontFamily;
   if (typeof font === 'string' && /^[a-z-]+$/.test(font)) declarations.push(`--font:${font}`);
   return declarations.length > 0 ? `:root{${declarations.join(';')}}` : '';

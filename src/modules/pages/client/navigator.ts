@@ -42,6 +42,8 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
   const status = root.appendChild(el('p', { class: 'visually-hidden', 'aria-live': 'polite' }));
   const controls = $$('.view-controls', root).find((c) => c.closest(NAVIGATOR) === root) ?? null;
   const angleLinks = controls ? $$<HTMLAnchorElement>('a[href^="#frame-"]', controls) : [];
+  const needle = controls ? $('.compass-needle', controls) : null;
+  if (controls) initSidebarToggle(controls);
   const show = (index: number, announce: boolean) => {
     current = (index + frames.length) % frames.length;
     const frame = frames[current]!;
@@ -52,6 +54,8 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
       if (link.hash === `#${frame.id}`) link.setAttribute('aria-current', 'true');
       else link.removeAttribute('aria-current');
     }
+    // compassEnabled: the needle points north in this frame (the server wrote each frame's turn).
+    if (needle && frame.dataset.north !== undefined) needle.setAttribute('transform', `rotate(${Number(frame.dataset.north)} 20 20)`);
     if (announce) {
       const name = $('figcaption', frame)?.textContent?.trim();
       status.textContent = `${words('viewOf', { n: current + 1, total: frames.length })}${name ? `: ${name}` : ''}`;
@@ -90,10 +94,13 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
       if (focusedStage) stageOf(frames[current]!).focus();
     });
 
+    // canFreelyRotate: a horizontal drag turns through the frames (mirroredRotationCameraMovement: the other way).
+    const free = root.dataset.freeRotate === 'true';
+    const direction = root.dataset.mirrored === 'true' ? -1 : 1;
     let originX: number | null = null;
     let moved = false;
     root.addEventListener('pointerdown', (event) => {
-      if (event.button !== 0 || !mine(event) || !(event.target as Element).closest('figure[data-angle]')) return;
+      if (!free || event.button !== 0 || !mine(event) || !(event.target as Element).closest('figure[data-angle]')) return;
       originX = event.clientX;
       moved = false;
     });
@@ -104,7 +111,7 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
       if (!moved) root.setPointerCapture(event.pointerId);
       moved = true;
       originX = event.clientX;
-      turn(dx < 0 ? 1 : -1);
+      turn((dx < 0 ? 1 : -1) * direction);
     });
     const end = () => {
       originX = null;
@@ -141,6 +148,21 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
       return true;
     },
   };
+}
+
+/** The sidebar's Hide/Show button (absent with disableHidingSidebar): the render takes the whole width. */
+function initSidebarToggle(controls: HTMLElement): void {
+  const button = $<HTMLButtonElement>('.sidebar-toggle', controls);
+  const sidebar = document.getElementById(button?.getAttribute('aria-controls') ?? '');
+  const viewer = sidebar?.closest<HTMLElement>('.viewer');
+  if (!button || !sidebar || !viewer) return;
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    button.textContent = (open ? button.dataset.hide : button.dataset.show) ?? '';
+    sidebar.hidden = !open;
+    viewer.classList.toggle('sidebar-closed', !open);
+  });
 }
 
 /** The small label over a shape under the pointer or with focus (its name, status and price: `data-label`). */

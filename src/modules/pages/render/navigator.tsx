@@ -15,6 +15,29 @@ export function startingFrame(navigator: Navigator): NavigatorImage | undefined 
   ];
 }
 
+/** The angle of the frame that faces north (options.northFrameIndex, frames by angle) with compassEnabled, else null. */
+function compassNorth(navigator: Navigator): number | null {
+  if (!navigator.options.compassEnabled || navigator.images.length === 0) return null;
+  const byAngle = navigator.images.map((f) => f.angle).sort((a, b) => a - b);
+  return byAngle[Math.min(navigator.options.northFrameIndex ?? 0, byAngle.length - 1)]!;
+}
+
+/** A compass whose needle points north in the frame shown (the script turns it with the frames). */
+function Compass(props: { rotation: number; label: string }) {
+  return (
+    <svg class="compass" viewBox="0 0 40 40" width="44" height="44" role="img" aria-label={props.label}>
+      <circle cx="20" cy="20" r="18" class="compass-ring" />
+      <g class="compass-needle" transform={`rotate(${props.rotation} 20 20)`}>
+        <path d="M20 5 L25 20 L15 20 Z" class="compass-north" />
+        <path d="M20 35 L25 20 L15 20 Z" class="compass-south" />
+        <text x="20" y="4.5" text-anchor="middle" class="compass-n">
+          N
+        </text>
+      </g>
+    </svg>
+  );
+}
+
 interface ShapeContext {
   apartments: Map<string, Apartment>;
   nested: Map<string, Navigator>;
@@ -75,7 +98,7 @@ function Shape(props: { shape: NavigatorImage['shapes'][number]; ctx: ShapeConte
   );
 }
 
-function Frame(props: { navigator: Navigator; frame: NavigatorImage; start: boolean; eager: boolean; ctx: ShapeContext }) {
+function Frame(props: { navigator: Navigator; frame: NavigatorImage; start: boolean; eager: boolean; ctx: ShapeContext; north: number | null }) {
   const { navigator, frame } = props;
   const { overlayWidth, overlayHeight } = navigator.options;
   return (
@@ -86,6 +109,7 @@ function Frame(props: { navigator: Navigator; frame: NavigatorImage; start: bool
       data-frame-id={frame.id}
       data-angle={frame.angle}
       data-marketing-stop={frame.isMarketingStop ? 'true' : undefined}
+      data-north={props.north ?? undefined}
     >
       <div class="frame-stage">
         <ResponsiveImage asset={frame.asset} alt={frame.name} sizes={VIEWER_SIZES} eager={props.eager} class="frame-image" />
@@ -118,8 +142,13 @@ export function NavigatorSection(props: {
   nestedLevel?: number;
   heading: string;
   label: string;
+  /** A button that hides and shows the sidebar (the top navigator, unless disableHidingSidebar). */
+  sidebarToggle?: boolean;
 }) {
   const { navigator, t } = props;
+  const { options } = navigator;
+  const north = compassNorth(navigator);
+  const many = navigator.images.length > 1;
   const first = startingFrame(navigator);
   const stops = navigator.images.filter((f) => f.isMarketingStop);
   const level = props.nestedLevel ?? 0;
@@ -136,37 +165,57 @@ export function NavigatorSection(props: {
       id={`navigator-${navigator.id}`}
       data-navigator-id={navigator.id}
       data-starting-angle={navigator.options.startingAngle ?? 0}
-      data-loopable={navigator.options.isLoopable ? 'true' : undefined}
+      data-loopable={options.isLoopable ? 'true' : undefined}
+      data-free-rotate={options.canFreelyRotate ? 'true' : undefined}
+      data-mirrored={options.mirroredRotationCameraMovement ? 'true' : undefined}
       aria-label={props.label}
     >
       <h2 class={level === 0 ? 'visually-hidden' : undefined}>{props.heading}</h2>
       {navigator.images.length === 0 ? <p>{t('noViews')}</p> : null}
       <div class="frames">
         {navigator.images.map((frame) => (
-          <Frame key={frame.id} navigator={navigator} frame={frame} start={frame === first} eager={level === 0 && frame === first} ctx={ctx} />
+          <Frame
+            key={frame.id}
+            navigator={navigator}
+            frame={frame}
+            start={frame === first}
+            eager={level === 0 && frame === first}
+            ctx={ctx}
+            north={north === null ? null : north - frame.angle}
+          />
         ))}
       </div>
-      {navigator.images.length > 1 ? (
+      {many || north !== null || props.sidebarToggle ? (
         <div class="view-controls">
-          <span class="rotate">
-            <button type="button" data-rotate="-1" aria-label={t('previousView')}>
-              ‹
+          {north !== null && first ? <Compass rotation={north - first.angle} label={t('compass')} /> : null}
+          {many ? (
+            <span class="rotate">
+              <button type="button" data-rotate="-1" aria-label={t('previousView')}>
+                ‹
+              </button>
+              <button type="button" data-rotate="1" aria-label={t('nextView')}>
+                ›
+              </button>
+            </span>
+          ) : null}
+          {many ? (
+            <nav class="angles" aria-label={t('views')}>
+              <ul>
+                {navigator.images.map((frame) => (
+                  <li key={frame.id}>
+                    <a href={`#frame-${frame.id}`} data-angle={frame.angle} class={frame.isMarketingStop ? 'stop' : undefined}>
+                      {frame.isMarketingStop ? `${frame.name} (${frame.highlightLabel ?? t('featuredView')})` : frame.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+          {props.sidebarToggle ? (
+            <button type="button" class="sidebar-toggle" aria-controls="apartments" aria-expanded="true" data-hide={t('hideList')} data-show={t('showList')}>
+              {t('hideList')}
             </button>
-            <button type="button" data-rotate="1" aria-label={t('nextView')}>
-              ›
-            </button>
-          </span>
-          <nav class="angles" aria-label={t('views')}>
-            <ul>
-              {navigator.images.map((frame) => (
-                <li key={frame.id}>
-                  <a href={`#frame-${frame.id}`} data-angle={frame.angle} class={frame.isMarketingStop ? 'stop' : undefined}>
-                    {frame.isMarketingStop ? `${frame.name} (${frame.highlightLabel ?? t('featuredView')})` : frame.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          ) : null}
         </div>
       ) : null}
       {stops.length > 0 ? <p class="stops-note">{t('featuredViews', { count: stops.length })}</p> : null}

@@ -102,6 +102,7 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
                 homesPath={listing ? ctx.path : null}
                 heading={t('explore')}
                 label={t('projectView')}
+                sidebarToggle={listing && !navigator.options.disableHidingSidebar}
               />
             ) : null}
             {listing ? (

@@ -86,6 +86,12 @@ export const EN = {
   nextImage: 'Next image',
   nOfTotal: '{n} of {total}',
   mapAround: 'Map around the project',
+  compass: 'Compass',
+  hideList: 'Hide the list',
+  showList: 'Show the list',
+  favourites: 'Favourites',
+  onlyFavourites: 'Only my favourites',
+  shareFavourites: 'Link to my favourites',
   notFound: 'Page not found',
   notFoundText: 'There is no published project at this address.',
 } as const;

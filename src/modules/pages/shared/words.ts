@@ -43,6 +43,9 @@ export const CLIENT_KEYS = [
   'nextImage',
   'nOfTotal',
   'mapAround',
+  'hideList',
+  'showList',
+  'shareFavourites',
 ] as const satisfies readonly Key[];
 
 export function clientMessages(locale: string): Record<string, Message> {
