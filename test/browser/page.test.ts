@@ -351,6 +351,36 @@ describe('the navigator options', () => {
   });
 });
 
+describe('favourites (favouritesEnabled)', () => {
+  it('a Save button on each row and card (aria-pressed), kept over a reload, and a filter of them', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(url, { waitUntil: 'networkidle' });
+    const [first, second] = visibleApartments();
+    const save = (name: string) => page.getByRole('button', { name: `Save ${name}` });
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('false');
+    await save(first!.name).click();
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('true');
+    // The card of the second home has its own button, in step with its row's.
+    await page.locator(`tr[data-apartment-id="${second!.id}"] th a`).click();
+    const card = page.getByRole('region', { name: second!.name });
+    await expect.poll(() => card.count()).toBe(1);
+    await card.getByRole('button', { name: `Save ${second!.name}` }).click();
+    await expect.poll(() => page.locator(`tr[data-apartment-id="${second!.id}"] button[data-favourite]`).getAttribute('aria-pressed')).toBe('true');
+    await expectAccessible(page, 'favourites saved');
+    await page.goto(`${url}?again=1`, { waitUntil: 'networkidle' });
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('true');
+    await page.locator('#filter-favourites').check();
+    const rows = page.locator('tbody tr[data-apartment-id]:not([hidden])');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.evaluate(() => location.search)).toBe('?favourites=1&again=1');
+    await save(first!.name).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the map', () => {
   it('asks for tiles only after "Show map"', async () => {
     const context = await browser.context({ viewport: { width: 1366, height: 900 } });

@@ -131,6 +131,7 @@ export async function seedEstate(base: string): Promise<Seeded> {
       startingAngle: 120,
       canFreelyRotate: true,
       compassEnabled: true,
+      favouritesEnabled: true,
       northFrameIndex: 0,
       sourceWidth: FRAME.width,
       sourceHeight: FRAME.height,

@@ -1,4 +1,4 @@
-import { type HomeFacts, filterOf, filterQuery, matches } from '../shared/filter.js';
+import { FILTER_FIELDS, type HomeFacts, filterOf, filterQuery, matches } from '../shared/filter.js';
 import { $, $$, el, modified } from './dom.js';
 import type { Navigator } from './navigator.js';
 import { showInParent } from './resize.js';
@@ -143,7 +143,11 @@ export function initFilters(form: HTMLFormElement, words: Words): () => void {
       if (id) for (const shape of $$(`svg [data-apartment-id="${CSS.escape(id)}"]`)) shape.classList.toggle('is-filtered-out', !ok);
     }
     if (count) count.textContent = shown === rows.length ? words('homesCount', { count: shown }) : words('homesOf', { shown, total: rows.length });
-    history.replaceState(history.state, '', location.pathname + filterQuery(filter) + location.hash);
+    // The filter's fields follow the form; any other parameter (a preview link's) is kept.
+    const params = new URLSearchParams(filterQuery(filter));
+    for (const [name, value] of new URLSearchParams(location.search)) if (!(FILTER_FIELDS as readonly string[]).includes(name)) params.append(name, value);
+    const query = params.toString();
+    history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();

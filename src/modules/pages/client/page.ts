@@ -1,6 +1,7 @@
 // The public page's islands: each enhances server-rendered HTML that already works without JavaScript
 // (STYLE.md "The public page"). Loaded as `<script type="module" src="/assets/page/page.<hash>.js">`.
 import { $, $$ } from './dom.js';
+import { initFavourites } from './favourites.js';
 import { initForm } from './form.js';
 import { initLightbox } from './lightbox.js';
 import { initFilters, initSelection } from './list.js';
@@ -19,7 +20,7 @@ const navigators = $$(NAVIGATOR)
   .filter((n): n is Navigator => n !== null);
 initSelection(navigators, words);
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
-if (filters) initFilters(filters, words);
+initFavourites(filters ? initFilters(filters, words) : () => undefined);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
 for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');

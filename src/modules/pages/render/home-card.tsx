@@ -2,6 +2,7 @@ import type { Apartment } from '../../apartments/schemas.js';
 import type { Translate } from '../shared/words.js';
 import { area, homeHref, integer, shownPrice } from './format.js';
 import { ResponsiveImage, THUMB_SIZES } from './image.js';
+import { FavouriteButton } from './sidebar.js';
 import type { Asset } from './types.js';
 
 export interface CardProps {
@@ -12,6 +13,8 @@ export interface CardProps {
   path: string;
   /** On the home's own page: no "Details" link, an h1-level page around it. */
   onOwnPage?: boolean;
+  /** favouritesEnabled: the card's Save toggle. */
+  favourites?: boolean | undefined;
 }
 
 /** The facts of a home (only those it has), in the page's words and number formats. */
@@ -56,6 +59,7 @@ export function HomeCard(props: CardProps) {
       <Heading id={titleId} tabIndex={-1}>
         {a.name}
       </Heading>
+      {props.favourites ? <FavouriteButton id={a.id} name={a.name} t={t} /> : null}
       <p class="card-summary">
         <span class={`status status-${status}`}>{t(a.status as 'ACTIVE')}</span>
         <span class="price">{shownPrice(a, props.locale) ?? t('onRequest')}</span>

@@ -13,7 +13,7 @@ export const renderHomePage = (data: PageData, ctx: RenderContext, home: Apartme
 
 /** A home's card alone (`?part=card`): what the main page's script opens in its panel. */
 export const renderHomeCard = (data: PageData, ctx: RenderContext, home: Apartment): string =>
-  renderToString(<HomeCard apartment={home} locale={data.settings.locale} t={ctx.t} path={ctx.path} />);
+  renderToString(<HomeCard apartment={home} locale={data.settings.locale} t={ctx.t} path={ctx.path} favourites={data.navigator?.options.favouritesEnabled} />);
 
 export const renderNotFound = (cssHref: string): string => `<!doctype html>${renderToString(<NotFoundPage cssHref={cssHref} />)}`;
 

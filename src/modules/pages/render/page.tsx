@@ -115,6 +115,7 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
                 hideColumns={navigator?.options.hideColumns}
                 locale={locale}
                 t={t}
+                favourites={navigator?.options.favouritesEnabled}
               />
             ) : null}
           </div>
@@ -154,7 +155,7 @@ export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apar
           </p>
         </header>
         <main id="main" class="home-page">
-          <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage />
+          <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage favourites={data.navigator?.options.favouritesEnabled} />
           <HomeMore apartment={home} assets={data.assets} t={t} />
           {data.settings.contact ? <ContactSection contact={data.settings.contact} t={t} /> : null}
           {data.settings.showInquiryForm ? (

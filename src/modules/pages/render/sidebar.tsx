@@ -24,6 +24,15 @@ export function factsOf(a: Apartment): HomeFacts {
 /** The apartments the list shows for `filter`: never HIDDEN ones (favourites live in the browser: not applied here). */
 export const filtered = (apartments: Apartment[], filter: ListFilter) => apartments.filter((a) => matches(factsOf(a), { ...filter, favourites: false }));
 
+/** A home's Save toggle (favouritesEnabled): kept in this browser by the script; unseen without it. */
+export function FavouriteButton(props: { id: string; name: string; t: Translate }) {
+  return (
+    <button type="button" class="fav" aria-pressed="false" aria-label={props.t('saveHome', { name: props.name })} data-favourite={props.id}>
+      ♥
+    </button>
+  );
+}
+
 /** Each public status with its colour and its count: status is never told by colour alone. */
 export function Legend(props: { apartments: Apartment[]; t: Translate; locale: string }) {
   const { t } = props;
@@ -62,7 +71,16 @@ function Select(props: { id: string; name: string; label: string; any: string; v
   );
 }
 
-function Filters(props: { path: string; filter: ListFilter; hide: Set<string>; rooms: number[]; floors: number[]; buildings: Building[]; t: Translate }) {
+function Filters(props: {
+  path: string;
+  filter: ListFilter;
+  hide: Set<string>;
+  rooms: number[];
+  floors: number[];
+  buildings: Building[];
+  t: Translate;
+  favourites: boolean;
+}) {
   const { filter, hide, t } = props;
   if (LIST_FILTERS.every((f) => hide.has(f))) return null;
   const any = t('any');
@@ -119,6 +137,13 @@ function Filters(props: { path: string; filter: ListFilter; hide: Set<string>; r
           </p>
         </>
       )}
+      {props.favourites ? (
+        // Favourites live in this browser (the script keeps them): the box works only with it.
+        <p class="field fav-filter">
+          <input id="filter-favourites" name="favourites" type="checkbox" value="1" checked={filter.favourites === true} />{' '}
+          <label for="filter-favourites">{t('onlyFavourites')}</label>
+        </p>
+      ) : null}
       <p class="actions">
         <button type="submit">{t('showHomes')}</button> <a href={`${props.path}#apartments`}>{t('clear')}</a>
       </p>
@@ -140,8 +165,11 @@ export function Sidebar(props: {
   hideColumns?: string[] | undefined;
   locale: string;
   t: Translate;
+  /** favouritesEnabled: a Save button on every row and card, and a filter. */
+  favourites?: boolean | undefined;
 }) {
   const { locale, t } = props;
+  const favourites = props.favourites === true;
   const columns = hiddenSet(props.hideColumns);
   const visible = props.apartments.filter((a) => a.status !== 'HIDDEN');
   const rows = filtered(props.apartments, props.filter);
@@ -162,6 +190,7 @@ export function Sidebar(props: {
           floors={distinct(visible.map((a) => a.apartmentData.floor))}
           buildings={props.buildings}
           t={t}
+          favourites={favourites}
         />
         <p class="count" id="apartments-count" aria-live="polite">
           {rows.length === visible.length ? t('homesCount', { count: rows.length }) : t('homesOf', { shown: rows.length, total: visible.length })}
@@ -174,8 +203,17 @@ export function Sidebar(props: {
               {show('status') ? <th scope="col">{t('status')}</th> : null}
               {show('rooms') ? <th scope="col">{t('rooms')}</th> : null}
               {show('area') ? <th scope="col">{t('area')}</th> : null}
-              {show('floor') ? <th scope="col">{t('floor')}</th> : null}
+              {show('floor') ? (
+                <th scope="col" class="col-floor">
+                  {t('floor')}
+                </th>
+              ) : null}
               {show('price') ? <th scope="col">{t('price')}</th> : null}
+              {favourites ? (
+                <th scope="col">
+                  <span class="visually-hidden">{t('favourites')}</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -204,8 +242,13 @@ export function Sidebar(props: {
                   ) : null}
                   {show('rooms') ? <td>{integer(a.apartmentData.rooms, locale) ?? '–'}</td> : null}
                   {show('area') ? <td>{area(a, locale) ?? '–'}</td> : null}
-                  {show('floor') ? <td>{integer(a.apartmentData.floor, locale) ?? '–'}</td> : null}
+                  {show('floor') ? <td class="col-floor">{integer(a.apartmentData.floor, locale) ?? '–'}</td> : null}
                   {show('price') ? <td class="num">{shownPrice(a, locale) ?? t('onRequest')}</td> : null}
+                  {favourites ? (
+                    <td class="fav-cell">
+                      <FavouriteButton id={a.id} name={a.name} t={t} />
+                    </td>
+                  ) : null}
                 </tr>
               );
             })}
