@@ -530,6 +530,27 @@ describe('the embed', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('a home opened inside the embed: its card is brought into the host page’s view', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, hostOrigin, (o) => o === server.base);
+    await page.goto(hostOrigin, { waitUntil: 'networkidle' });
+    await expect.poll(async () => (await page.locator('iframe').boundingBox())?.height ?? 0, { timeout: 15_000 }).toBeGreaterThan(1500);
+    const inner = page.frameLocator('iframe');
+    // The last row is far below the card's place (the sidebar's top): the host scrolls to the row, then to the card.
+    const last = visibleApartments().at(-1)!;
+    await inner.locator(`tr[data-apartment-id="${last.id}"] th a`).click();
+    const card = inner.getByRole('region', { name: last.name });
+    await expect.poll(() => card.count()).toBe(1);
+    await expect
+      .poll(async () => {
+        const box = await card.boundingBox();
+        return box !== null && box.y >= 0 && box.y < 900 - 100;
+      })
+      .toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('the form past the inquiry limit', () => {
