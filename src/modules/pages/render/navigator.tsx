@@ -28,9 +28,9 @@ function Compass(props: { rotation: number; label: string }) {
     <svg class="compass" viewBox="0 0 40 40" width="44" height="44" role="img" aria-label={props.label}>
       <circle cx="20" cy="20" r="18" class="compass-ring" />
       <g class="compass-needle" transform={`rotate(${props.rotation} 20 20)`}>
-        <path d="M20 5 L25 20 L15 20 Z" class="compass-north" />
-        <path d="M20 35 L25 20 L15 20 Z" class="compass-south" />
-        <text x="20" y="4.5" text-anchor="middle" class="compass-n">
+        <path d="M20 10 L24 20 L16 20 Z" class="compass-north" />
+        <path d="M20 30 L24 20 L16 20 Z" class="compass-south" />
+        <text x="20" y="8.5" text-anchor="middle" class="compass-n">
           N
         </text>
       </g>
