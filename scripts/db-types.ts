@@ -38,6 +38,7 @@ const JSON_COLUMNS: Record<string, string> = {
   'idempotency_keys.response_headers': 'Record<string, string>',
   'assets.variants': 'StoredVariant[]',
   'estate_pages.embed_origins': 'string[]',
+  'estate_pages.contact': 'PageContact',
 };
 
 const IMPORTS: Record<string, string> = {
@@ -47,6 +48,7 @@ const IMPORTS: Record<string, string> = {
   FeatureInput: '../modules/buildings/schemas.js',
   Navigator: '../modules/navigators/schemas.js',
   Panorama: '../modules/panoramas/schemas.js',
+  PageContact: '../modules/pages/schemas.js',
 };
 
 /** A Kysely over one of our connections, only for the introspection queries. */

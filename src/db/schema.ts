@@ -7,6 +7,7 @@ import type { Apartment } from "../modules/apartments/schemas.js";
 import type { StoredVariant } from "../modules/assets/schemas.js";
 import type { FeatureInput } from "../modules/buildings/schemas.js";
 import type { Navigator } from "../modules/navigators/schemas.js";
+import type { PageContact } from "../modules/pages/schemas.js";
 import type { Panorama } from "../modules/panoramas/schemas.js";
 import type { Jsonb } from "./query.js";
 import type { ColumnType } from "kysely";
@@ -165,6 +166,7 @@ export interface EstateDomains {
 }
 
 export interface EstatePages {
+  contact: Jsonb<PageContact> | null;
   embedOrigins: Generated<Jsonb<string[]>>;
   enabled: Generated<boolean>;
   estateId: string;
@@ -173,6 +175,7 @@ export interface EstatePages {
   organizationId: string;
   previewSecret: Buffer;
   previewVersion: Generated<number>;
+  privacyPolicyUrl: string | null;
   showApartments: Generated<boolean>;
   showInquiryForm: Generated<boolean>;
   updatedAt: Generated<string>;

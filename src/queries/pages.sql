@@ -46,19 +46,35 @@ INSERT INTO
     "show_apartments",
     "show_inquiry_form",
     "embed_origins",
-    "locale"
+    "locale",
+    "contact",
+    "privacy_policy_url"
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, CAST($8 AS jsonb), $9)
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    CAST($8 AS jsonb),
+    $9,
+    $10,
+    $11
+  )
 ON CONFLICT ("estate_id") DO UPDATE
 SET
-  "enabled" = $10,
-  "navigator_id" = $11,
-  "show_apartments" = $12,
-  "show_inquiry_form" = $13,
-  "embed_origins" = CAST($14 AS jsonb),
-  "locale" = $15,
-  "version" = "estate_pages"."version" + $16,
-  "updated_at" = $17
+  "enabled" = $12,
+  "navigator_id" = $13,
+  "show_apartments" = $14,
+  "show_inquiry_form" = $15,
+  "embed_origins" = CAST($16 AS jsonb),
+  "locale" = $17,
+  "contact" = $18,
+  "privacy_policy_url" = $19,
+  "version" = "estate_pages"."version" + $20,
+  "updated_at" = $21
 RETURNING
   *;

@@ -33,7 +33,7 @@ afterAll(async () => {
 /** The form's refusal (422 with the errors) is the designed answer; Chromium logs any 4xx as a console error. */
 const isInquiry422 = (problem: string) => /(answer 422|status of 422).*\/inquiry/.test(problem);
 const visibleApartments = () => seeded.apartments.filter((a) => a.status !== 'HIDDEN');
-const shownFrame = (page: Page) => page.locator('section.navigator > figure[data-angle]:not([hidden])').first();
+const shownFrame = (page: Page) => page.locator('section.navigator > .frames > figure[data-angle]:not([hidden])').first();
 const shownAngle = async (page: Page) => Number(await shownFrame(page).getAttribute('data-angle'));
 
 describe.each([390, 1366])('the page at %i px wide', (width) => {
@@ -83,6 +83,48 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(weight.html + weight.css + weight.js).toBeLessThanOrEqual(60 * 1024);
   });
 
+  it('the layout buyers know: render and sidebar, legend, no control over the render, the price column whole', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const render = (await page.getByRole('region', { name: 'Project view' }).locator('.frames').boundingBox())!;
+    const sidebar = (await page.getByRole('complementary', { name: 'Homes' }).boundingBox())!;
+    if (width >= 1024) {
+      // Side by side, both in the first screen.
+      expect(sidebar.x).toBeGreaterThanOrEqual(render.x + render.width);
+      expect(sidebar.y).toBeLessThan(900);
+      expect(render.y + render.height).toBeLessThan(900);
+    } else {
+      expect(sidebar.y).toBeGreaterThanOrEqual(render.y + render.height);
+    }
+    // The legend: each status in the buyer's words, with its count.
+    const legend = page.getByRole('region', { name: 'Legend' });
+    for (const [status, word] of [
+      ['ACTIVE', 'Available'],
+      ['BOOKED', 'Reserved'],
+      ['SOLD', 'Sold'],
+    ] as const) {
+      const n = visibleApartments().filter((a) => a.status === status).length;
+      expect(await legend.locator(`li[data-status="${status.toLowerCase()}"]`).textContent()).toBe(`${word} ${n}`);
+    }
+    expect(await page.locator('main').textContent()).not.toContain('Active');
+    // Previous and Next sit under the render, never over it; every target is at least 24 px.
+    for (const name of ['Previous view', 'Next view']) {
+      const button = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(button.y).toBeGreaterThanOrEqual(render.y + render.height);
+      expect(Math.min(button.width, button.height)).toBeGreaterThanOrEqual(24);
+    }
+    const shapes = await shownFrame(page)
+      .locator('svg a[data-apartment-id]')
+      .evaluateAll((links) => links.map((a) => a.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)));
+    expect(Math.min(...shapes)).toBeGreaterThanOrEqual(24);
+    // The list shows its price column whole: no cell reaches past the list's box.
+    const cut = await page.locator('table.homes').evaluate((table) => {
+      const right = (table.closest('.sidebar-scroll') ?? table.parentElement)!.getBoundingClientRect().right;
+      return [...table.querySelectorAll('tr:not([hidden]) td:last-child')].filter((td) => td.getBoundingClientRect().right > right + 0.5).length;
+    });
+    expect(cut).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  });
+
   it('rotates by buttons, drag and arrow keys', async () => {
     const next = page.locator('section.navigator [data-rotate="1"]').first();
     await next.click();
@@ -106,22 +148,41 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(w.problems).toEqual([]);
   });
 
-  it('a shape and its row select the same apartment; its details open', async () => {
+  it('a shape opens its card in place (no scroll), the address follows, Back closes it; its row selects the same home', async () => {
     const apartment = visibleApartments()[1]!;
-    await shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`).click();
-    await expect.poll(() => page.evaluate(() => location.hash)).toBe(`#apartment-${apartment.id}`);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const shape = shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`);
+    // Hover shows the shape's label (name, status, price).
+    await shape.hover();
+    await expect.poll(() => page.locator('.shape-label').textContent()).toContain(apartment.name);
+    const before = await page.evaluate(() => scrollY);
+    await shape.click();
+    const card = page.getByRole('region', { name: apartment.name });
+    await expect.poll(() => card.isVisible()).toBe(true);
+    expect(await page.evaluate(() => scrollY), 'the render is not scrolled away').toBe(before);
+    expect(await page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    expect(await card.textContent()).toMatch(/Available|Reserved|Sold/);
     const row = page.locator(`tr[data-apartment-id="${apartment.id}"]`);
     expect(await row.getAttribute('aria-current')).toBe('true');
-    expect(await shownFrame(page).locator(`svg a[data-apartment-id="${apartment.id}"]`).getAttribute('aria-current')).toBe('true');
-    expect(await page.locator(`#apartment-${apartment.id}`).isVisible()).toBe(true);
-    await expectAccessible(page, 'apartment open');
+    expect(await shape.getAttribute('aria-current')).toBe('true');
+    // The card is beside (desktop) or over the bottom of (phone) the render, which stays in view.
+    const stage = (await shownFrame(page).locator('.frame-stage').boundingBox())!;
+    expect(stage.y + stage.height / 2).toBeGreaterThan(0);
+    const box = (await card.boundingBox())!;
+    expect(box.y).toBeLessThan(await page.evaluate(() => innerHeight));
+    await expectAccessible(page, 'home card open');
     await screenshot(page, `${width}-apartment-open`, false);
-    // The row's link selects another apartment, and its shape with it.
+    await page.goBack();
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}`);
+    expect(await row.getAttribute('aria-current')).toBeNull();
+    // The row's link selects another home, and its shape with it.
     const other = visibleApartments()[4]!;
-    await row.locator('a').evaluate(() => window.scrollTo(0, 0));
     await page.locator(`tr[data-apartment-id="${other.id}"] a`).first().click();
     await expect.poll(() => page.locator(`svg a[data-apartment-id="${other.id}"][aria-current="true"]`).count()).toBeGreaterThan(0);
-    expect(await row.getAttribute('aria-current')).toBeNull();
+    await expect.poll(() => page.getByRole('region', { name: other.name }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}`);
     expect(w.problems).toEqual([]);
   });
 
@@ -132,6 +193,7 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     await expect.poll(() => rows.count()).toBe(sold.length);
     expect(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.status))).toEqual(sold.map(() => 'sold'));
     expect(await page.locator('#apartments-count').textContent()).toContain(String(sold.length));
+    expect(await page.evaluate(() => location.search)).toBe('?status=SOLD');
     expect(await notReloaded()).toBe(true);
     await expectAccessible(page, 'filter applied');
     await page.locator('#apartments').screenshot({ path: `${REPORT_DIR}/${width}-filter-applied.png` });
@@ -211,11 +273,13 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     ]) {
       expect(all, control).toContain(control);
     }
-    // Enter on a shape opens that apartment.
+    // Focus on a shape shows its label; Enter opens that home's card, focus on its name.
     const apartment = visibleApartments()[2]!;
     await shownFrame(fresh).locator(`svg a[data-apartment-id="${apartment.id}"]`).focus();
+    await expect.poll(() => fresh.locator('.shape-label').textContent()).toContain(apartment.name);
     await fresh.keyboard.press('Enter');
-    await expect.poll(() => fresh.evaluate(() => location.hash)).toBe(`#apartment-${apartment.id}`);
+    await expect.poll(() => fresh.evaluate(() => location.pathname)).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    await expect.poll(() => fresh.evaluate(() => document.activeElement?.textContent)).toBe(apartment.name);
     // Enter on "Next view" turns the view.
     await fresh.locator('[data-rotate="1"]').first().focus();
     const before = await shownAngle(fresh);
@@ -223,6 +287,97 @@ describe.each([390, 1366])('the page at %i px wide', (width) => {
     expect(await shownAngle(fresh)).not.toBe(before);
     expect(problems).toEqual([]);
     await context2.close();
+  });
+});
+
+describe('the navigator options', () => {
+  const patch = (options: Record<string, unknown>) =>
+    fetch(`${server.base}/api/v1/navigator/${seeded.navigatorId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ options }),
+    }).then((res) => expect(res.status).toBe(200));
+  const drag = async (page: Page) => {
+    const box = (await shownFrame(page).locator('.frame-stage').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.8, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.8 - 60, box.y + 10, { steps: 6 });
+    await page.mouse.up();
+  };
+  afterAll(async () =>
+    patch({ canFreelyRotate: true, mirroredRotationCameraMovement: false, compassEnabled: true, disableHidingSidebar: false, minimalSidebarWidthPercent: 25 }),
+  );
+
+  it('compass (compassEnabled, northFrameIndex) turns with the frames; the sidebar hides unless disableHidingSidebar; drag only with canFreelyRotate, reversed when mirrored; minimalSidebarWidthPercent widens the sidebar', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(url, { waitUntil: 'networkidle' });
+    const compass = page.getByRole('img', { name: 'Compass' });
+    expect(await compass.count()).toBe(1);
+    const needle = () => compass.locator('.compass-needle').getAttribute('transform');
+    expect(await needle()).toBe('rotate(-120 20 20)');
+    await page.getByRole('button', { name: 'Next view' }).click();
+    expect(await needle()).toBe('rotate(-240 20 20)');
+    await page.getByRole('button', { name: 'Previous view' }).click();
+    const sidebar = page.getByRole('complementary', { name: 'Homes' });
+    const renderWidth = async () => (await page.getByRole('region', { name: 'Project view' }).boundingBox())!.width;
+    const narrow = await renderWidth();
+    await page.getByRole('button', { name: 'Hide the list' }).click();
+    expect(await sidebar.count()).toBe(0);
+    expect(await renderWidth()).toBeGreaterThan(narrow + 300);
+    await page.getByRole('button', { name: 'Show the list' }).click();
+    expect(await sidebar.isVisible()).toBe(true);
+    await expectAccessible(page, 'options: compass and sidebar toggle');
+    // Drag: the next frame (canFreelyRotate), the previous one when mirrored.
+    await drag(page);
+    expect(await shownAngle(page)).toBe(240);
+    const sidebarWidth = (await sidebar.boundingBox())!.width;
+
+    await patch({ mirroredRotationCameraMovement: true, compassEnabled: false, disableHidingSidebar: true, minimalSidebarWidthPercent: 45 });
+    // Another address (an unknown parameter is ignored): the browser may keep the page 30 s (Cache-Control).
+    await page.goto(`${url}?after=1`, { waitUntil: 'networkidle' });
+    expect(await page.getByRole('img', { name: 'Compass' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Hide the list' }).count()).toBe(0);
+    expect((await sidebar.boundingBox())!.width).toBeGreaterThan(sidebarWidth + 100);
+    await drag(page);
+    expect(await shownAngle(page)).toBe(0);
+
+    await patch({ canFreelyRotate: false });
+    await page.goto(`${url}?after=2`, { waitUntil: 'networkidle' });
+    await drag(page);
+    expect(await shownAngle(page)).toBe(120);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('favourites (favouritesEnabled)', () => {
+  it('a Save button on each row and card (aria-pressed), kept over a reload, and a filter of them', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(url, { waitUntil: 'networkidle' });
+    const [first, second] = visibleApartments();
+    const save = (name: string) => page.getByRole('button', { name: `Save ${name}` });
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('false');
+    await save(first!.name).click();
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('true');
+    // The card of the second home has its own button, in step with its row's.
+    await page.locator(`tr[data-apartment-id="${second!.id}"] th a`).click();
+    const card = page.getByRole('region', { name: second!.name });
+    await expect.poll(() => card.count()).toBe(1);
+    await card.getByRole('button', { name: `Save ${second!.name}` }).click();
+    await expect.poll(() => page.locator(`tr[data-apartment-id="${second!.id}"] button[data-favourite]`).getAttribute('aria-pressed')).toBe('true');
+    await expectAccessible(page, 'favourites saved');
+    await page.goto(`${url}?again=1`, { waitUntil: 'networkidle' });
+    expect(await save(first!.name).getAttribute('aria-pressed')).toBe('true');
+    await page.locator('#filter-favourites').check();
+    const rows = page.locator('tbody tr[data-apartment-id]:not([hidden])');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.evaluate(() => location.search)).toBe('?favourites=1&again=1');
+    await save(first!.name).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });
 
@@ -291,23 +446,34 @@ describe('image placeholders', () => {
 });
 
 describe('with JavaScript off', () => {
-  it('the list, its filters and the form work as plain HTML', async () => {
+  it('every frame, each home’s page, the list, its filters and the form work as plain HTML', async () => {
     const context = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const { page, problems } = await watchedPage(context, server.base);
     await page.goto(url, { waitUntil: 'networkidle' });
     expect(await page.locator('tbody tr[data-apartment-id]').count()).toBe(visibleApartments().length);
-    // Every apartment's details are reachable by their anchor.
+    // The starting frame, then each "View" link shows its own frame.
+    const visibleAngles = () =>
+      page.locator('.frames > figure').evaluateAll((fs) => fs.filter((f) => (f as HTMLElement).offsetHeight > 0).map((f) => (f as HTMLElement).dataset.angle));
+    expect(await visibleAngles()).toEqual(['120']);
+    for (const angle of ['0', '240', '120']) {
+      await page.locator(`.angles a[data-angle="${angle}"]`).click();
+      expect(await visibleAngles()).toEqual([angle]);
+    }
+    // Every home has its own page, linked from its row.
     const apartment = visibleApartments()[0]!;
     await page.locator(`tr[data-apartment-id="${apartment.id}"] a`).first().click();
-    expect(page.url()).toContain(`#apartment-${apartment.id}`);
-    expect(await page.locator(`#apartment-${apartment.id}`).isVisible()).toBe(true);
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).toBe(`/p/${seeded.slug}/homes/${apartment.id}`);
+    expect(await page.locator('h1').textContent()).toBe(apartment.name);
+    await screenshot(page, '390-no-js-home');
+    await page.goto(url, { waitUntil: 'networkidle' });
     // The filter form is a GET the server answers filtered.
     await page.selectOption('#filter-status', 'BOOKED');
     await page.locator('form.filters [type="submit"]').click();
     await page.waitForLoadState('networkidle');
     expect(page.url()).toContain('status=BOOKED');
     const booked = visibleApartments().filter((a) => a.status === 'BOOKED');
-    expect(await page.locator('tbody tr[data-apartment-id]').count()).toBe(booked.length);
+    expect(await page.locator('tbody tr[data-apartment-id]:not([hidden])').count()).toBe(booked.length);
     await screenshot(page, '390-no-js-filtered');
     // The form: 422 with the error next to its field, then 303 to the thanks.
     await page.goto(url, { waitUntil: 'networkidle' });
@@ -361,6 +527,27 @@ describe('the embed', () => {
     await page.evaluate(() => window.postMessage({ type: 'estate-page:height', height: 50 }, '*'));
     await page.waitForTimeout(300);
     expect((await frame.boundingBox())!.height).toBe(height);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a home opened inside the embed: its card is brought into the host page’s view', async () => {
+    const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const { page, problems } = await watchedPage(context, hostOrigin, (o) => o === server.base);
+    await page.goto(hostOrigin, { waitUntil: 'networkidle' });
+    await expect.poll(async () => (await page.locator('iframe').boundingBox())?.height ?? 0, { timeout: 15_000 }).toBeGreaterThan(1500);
+    const inner = page.frameLocator('iframe');
+    // The last row is far below the card's place (the sidebar's top): the host scrolls to the row, then to the card.
+    const last = visibleApartments().at(-1)!;
+    await inner.locator(`tr[data-apartment-id="${last.id}"] th a`).click();
+    const card = inner.getByRole('region', { name: last.name });
+    await expect.poll(() => card.count()).toBe(1);
+    await expect
+      .poll(async () => {
+        const box = await card.boundingBox();
+        return box !== null && box.y >= 0 && box.y < 900 - 100;
+      })
+      .toBe(true);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -129,6 +129,10 @@ export async function seedEstate(base: string): Promise<Seeded> {
     seoDescription: 'Twenty-two apartments by the river: prices, floor plans, the neighbourhood and how to ask about a home.',
     options: {
       startingAngle: 120,
+      canFreelyRotate: true,
+      compassEnabled: true,
+      favouritesEnabled: true,
+      northFrameIndex: 0,
       sourceWidth: FRAME.width,
       sourceHeight: FRAME.height,
       overlayWidth: FRAME.width,

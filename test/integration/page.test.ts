@@ -100,13 +100,13 @@ describe('the public page (issue 27)', () => {
     const html = res.body;
     for (const apartment of seed.apartments) {
       if (apartment.status === 'HIDDEN') {
-        expect(html).not.toContain(`id="apartment-${apartment.id}"`);
-        expect(html).not.toContain(`href="#apartment-${apartment.id}"`);
+        expect(html).not.toContain(`/homes/${apartment.id}`);
         expect(html).not.toContain(apartment.name);
       } else {
-        expect(html).toContain(`id="apartment-${apartment.id}"`);
+        // A compact row and a shape, both linking to the home's own page (no card inlined).
         expect(html).toContain(`id="row-${apartment.id}"`);
-        expect(html).toContain(`href="#apartment-${apartment.id}"`);
+        expect(html).toContain(`href="/p/${seed.slug}/homes/${apartment.id}"`);
+        expect(html).not.toContain(`id="home-${apartment.id}"`);
         expect(html).toContain(apartment.name);
       }
     }
@@ -124,7 +124,7 @@ describe('the public page (issue 27)', () => {
     expect(html).toContain('Show map');
     expect(html).toContain('OpenStreetMap');
     // Sections in order.
-    const order = ['id="navigator-', 'id="apartments"', 'id="details"', 'id="investment"', 'id="gallery"', 'id="map"', 'id="downloads"', 'id="inquiry"'];
+    const order = ['id="navigator-', 'id="apartments"', 'id="investment"', 'id="gallery"', 'id="map"', 'id="downloads"', 'id="inquiry"'];
     const positions = order.map((marker) => html.indexOf(marker));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
@@ -137,9 +137,25 @@ describe('the public page (issue 27)', () => {
     expect(ld['@type']).toBe('Residence');
     const shown = seed.apartments.filter((x) => x.status !== 'HIDDEN' && x.showPrice);
     expect(ld.offers.length).toBe(shown.length);
-    // The starting frame (startingAngle 120) is shown; the others are in the HTML, hidden.
-    expect(html).toMatch(/<figure class="frame"[^>]*data-angle="120"[^>]*data-marketing-stop="true"(?![^>]*hidden)/);
-    expect(html).toMatch(/<figure class="frame"[^>]*data-angle="0"[^>]*hidden/);
+    // The starting frame (startingAngle 120) is marked; the others are shown by their "View" links (:target) without JavaScript.
+    expect(html).toMatch(/<figure class="frame is-start"[^>]*data-angle="120"[^>]*data-marketing-stop="true"/);
+    expect(html).toMatch(/<figure class="frame" id="frame-[^"]+"[^>]*data-angle="0"/);
+    expect(html).not.toMatch(/<figure[^>]*hidden/);
+    // The layout buyers know: the render's region, the sidebar, the legend with each status's count in the buyer's words.
+    expect(html).toContain('aria-label="Project view"');
+    expect(html).toMatch(/<aside class="sidebar" id="apartments" aria-label="Homes"/);
+    for (const [status, word] of [
+      ['ACTIVE', 'Available'],
+      ['BOOKED', 'Reserved'],
+      ['SOLD', 'Sold'],
+    ] as const) {
+      const n = seed.apartments.filter((x) => x.status === status).length;
+      expect(html).toContain(
+        `<li data-status="${status.toLowerCase()}"><span class="swatch status-${status.toLowerCase()}" aria-hidden="true"></span>${word} <span class="legend-count">${n}</span></li>`,
+      );
+    }
+    expect(html).not.toContain('>Active<');
+    expect(html).toContain('aria-label="Previous view"');
   });
 
   it('shows exactly what a publishable key reads: no hidden or unshown price in any formatting, no external id, no price history', async () => {
@@ -168,7 +184,7 @@ describe('the public page (issue 27)', () => {
     const again = await page(seed.slug, { 'if-none-match': String(res.headers.etag) });
     expect(again.statusCode).toBe(304);
     // No inline script; the only inline style is the theme, whose hash is in the CSP.
-    expect(res.body).not.toMatch(/<script(?![^>]*(type="application\/ld\+json"|src=))/);
+    expect(res.body).not.toMatch(/<script(?![^>]*(type="application\/ld\+json"|type="application\/json" id="page-words"|src=))/);
     expect(res.body).not.toMatch(/ style="/);
     const theme = /<style>(.*?)<\/style>/.exec(res.body)![1]!;
     expect(theme).toContain('--apartment-active-fill:#22c55e');
@@ -207,8 +223,9 @@ describe('the public page (issue 27)', () => {
     expect(res.statusCode).toBe(200);
     const sold = seed.apartments.filter((x) => x.status === 'SOLD');
     const active = seed.apartments.find((x) => x.status === 'ACTIVE')!;
-    for (const s of sold) expect(res.body).toContain(`id="row-${s.id}"`);
-    expect(res.body).not.toContain(`id="row-${active.id}"`);
+    // Every row is there (the script filters the same rows); those the filter leaves out are hidden.
+    for (const s of sold) expect(res.body).toMatch(new RegExp(`<tr id="row-${s.id}"`));
+    expect(res.body).toMatch(new RegExp(`<tr hidden="" id="row-${active.id}"|<tr hidden id="row-${active.id}"`));
     expect(res.body).toContain('<option value="SOLD" selected>');
     // Nonsense in the query is ignored, never a 5xx.
     const odd = await t.request({ method: 'GET', url: `/p/${seed.slug}?rooms=abc&floor=99999999999999&status=<x>&maxPrice=-1&q=${'x'.repeat(500)}` });

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { json, q } from '../../db/query.js';
 import type { EstatePages } from '../../db/schema.js';
+import type { PageContact } from './schemas.js';
 
 export type PageRow = Selectable<EstatePages>;
 
@@ -14,6 +15,8 @@ export const PAGE_DEFAULTS = {
   showInquiryForm: true,
   embedOrigins: [] as string[],
   locale: 'en-US',
+  contact: null as PageContact | null,
+  privacyPolicyUrl: null as string | null,
 };
 
 export interface PageFields {
@@ -23,6 +26,8 @@ export interface PageFields {
   showInquiryForm: boolean;
   embedOrigins: string[];
   locale: string;
+  contact: PageContact | null;
+  privacyPolicyUrl: string | null;
 }
 
 /** estate_pages (migration 0015): every statement is scoped by organization except the public lookup by estate. */
@@ -56,7 +61,7 @@ export const pagesRepository = {
 
   /** Writes every field (the caller merged them over the stored row), making the row and its preview secret on first use. */
   upsert(db: Queryable, organizationId: string, estateId: string, fields: PageFields): Promise<PageRow> {
-    const values = { ...fields, embedOrigins: json(fields.embedOrigins) };
+    const values = { ...fields, embedOrigins: json(fields.embedOrigins), contact: fields.contact === null ? null : json(fields.contact) };
     return q(db)
       .insertInto('estatePages')
       .values({ organizationId, estateId, previewSecret: randomBytes(32), ...values })

@@ -15,9 +15,10 @@ import { SubmitInquiryBody } from '../inquiries/schemas.js';
 import { ASSET_PREFIX, loadStylesheet, pageAsset } from './assets.js';
 import { pageErrorNotice } from './notices.js';
 import { HONEYPOT } from './render/inquiry-form.js';
-import type { FormState, ListFilter } from './render/types.js';
+import type { FormState } from './render/types.js';
 import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
 import type { RenderedPage } from './service.js';
+import { filterOf } from './shared/filter.js';
 
 /** Seconds a browser or CDN may use a page without asking, and serve it stale while it asks again. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
@@ -104,28 +105,8 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** The no-JS filter form's values: anything unexpected is ignored (a visitor's URL, not an API call). */
-function filterOf(query: Record<string, unknown>): ListFilter {
-  const filter: ListFilter = {};
-  const text = (k: string) => (typeof query[k] === 'string' ? (query[k] as string).trim() : '');
-  const int = (k: string, min: number, max: number) => {
-    const v = text(k);
-    if (!/^-?\d{1,12}$/.test(v)) return undefined;
-    const n = Number(v);
-    return n >= min && n <= max ? n : undefined;
-  };
-  const status = text('status').toUpperCase();
-  if (status === 'ACTIVE' || status === 'BOOKED' || status === 'SOLD') filter.status = status;
-  const rooms = int('rooms', 0, 10_000);
-  if (rooms !== undefined) filter.rooms = rooms;
-  const floor = int('floor', -100, 1000);
-  if (floor !== undefined) filter.floor = floor;
-  const maxPrice = int('maxPrice', 0, Number.MAX_SAFE_INTEGER / 100);
-  if (maxPrice !== undefined) filter.maxPrice = maxPrice;
-  const q = text('q').slice(0, 100);
-  if (q) filter.q = q;
-  return filter;
-}
+/** The filter in the address (shared/filter.ts: the rule the browser applies too). */
+const filterOfQuery = (query: Record<string, unknown>) => filterOf((k) => (typeof query[k] === 'string' ? (query[k] as string) : undefined));
 
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPage, status: number = page.status) {
   reply.header('content-security-policy', page.csp);
@@ -258,11 +239,39 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const sent = query.sent === '1';
       const page = await service.page(request.params.slug, {
         preview,
-        filter: filterOf(query),
+        filter: filterOfQuery(query),
         askAbout: apartment,
         form: sent ? { values: {}, errors: {}, sent: true } : undefined,
         site: siteOf(request),
       });
+      return sendPage(request, reply, page);
+    },
+  );
+
+  app.get(
+    '/p/:slug/homes/:apartmentId',
+    {
+      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: pageErrorNotice },
+      schema: {
+        hide: true,
+        params: Type.Object({ slug: SlugParams.properties.slug, apartmentId: Type.String({ maxLength: 100 }) }),
+        querystring: Type.Record(Type.String(), Type.Unknown()),
+      },
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const part = query.part === 'card' ? 'card' : 'page';
+      const page = await service.home(request.params.slug, request.params.apartmentId, part, siteOf(request));
+      // The card alone is what the page's script opens in place: not a page of its own for a search engine.
+      if (part === 'card' && page.status === 200) {
+        reply.header('x-robots-tag', 'noindex');
+        reply.header('content-security-policy', page.csp);
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('cache-control', PAGE_CACHE_CONTROL);
+        reply.header('etag', page.etag);
+        if (ifNoneMatchHits(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+        return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
+      }
       return sendPage(request, reply, page);
     },
   );

@@ -4,6 +4,25 @@ import { Id, Nullable } from '../../http/schemas.js';
 /** Origins a page may be framed by at most (CSP frame-ancestors). */
 export const MAX_EMBED_ORIGINS = 20;
 
+/** The page's contact block (issue 34): each line optional, shown as given. */
+export const PageContactSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The sales office or person' })),
+    phone: Type.Optional(Type.String({ minLength: 1, maxLength: 40, pattern: '^[+0-9 ()./-]+$', description: 'Shown and linked as tel:' })),
+    email: Type.Optional(Type.String({ maxLength: 254, format: 'email', description: 'Shown and linked as mailto:' })),
+    address: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    openingHours: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Free text, e.g. Mon–Fri 9:00–17:00' })),
+  },
+  { additionalProperties: false, title: 'PageContact' },
+);
+export type PageContact = Static<typeof PageContactSchema>;
+
+const PrivacyPolicyUrl = Type.String({
+  maxLength: 2000,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+  description: 'The privacy policy the inquiry form links to (http or https)',
+});
+
 export const PageSettingsSchema = Type.Object(
   {
     estateId: Type.String(),
@@ -12,7 +31,9 @@ export const PageSettingsSchema = Type.Object(
     showApartments: Type.Boolean({ description: 'The apartment list and details sections' }),
     showInquiryForm: Type.Boolean({ description: 'The inquiry form section' }),
     embedOrigins: Type.Array(Type.String(), { description: 'Origins allowed to frame the page (CSP frame-ancestors); [] = any' }),
-    locale: Type.String({ description: 'BCP 47 tag the page formats prices, areas and dates with' }),
+    locale: Type.String({ description: 'BCP 47 tag the page formats prices, areas and dates with, and picks its words by' }),
+    contact: Nullable(PageContactSchema),
+    privacyPolicyUrl: Nullable(Type.String({ description: 'The privacy policy the inquiry form links to; null: none' })),
     url: Type.String({ description: 'The page’s public URL ({PUBLIC_URL}/p/{slug})' }),
   },
   { $id: 'PageSettings', title: 'PageSettings' },
@@ -31,6 +52,8 @@ export const PutPageBody = Type.Object(
       }),
     ),
     locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'A BCP 47 language tag, e.g. en-US, pl-PL, de' })),
+    contact: Type.Optional(Nullable(PageContactSchema)),
+    privacyPolicyUrl: Type.Optional(Nullable(PrivacyPolicyUrl)),
   },
   { additionalProperties: false, description: 'Fields left out keep their value (the defaults on the first PUT)' },
 );

@@ -23,11 +23,13 @@ import { changesOf, emitEvent } from '../webhooks/events.js';
 import { loadStylesheet } from './assets.js';
 import { pageAssets } from './client-assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
-import { renderNotFound, renderPage } from './render/index.js';
+import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from './render/index.js';
+import { listsHomes } from './render/page.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
-import type { PageSettings, PutPageBody } from './schemas.js';
+import type { PageContact, PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
+import { langOf, translator } from './shared/words.js';
 
 /** NOTIFY channel of migrations/0015 and 0016: page settings and estates. */
 export const PAGES_CHANNEL = 'pages_changed';
@@ -93,8 +95,21 @@ const fieldsOf = (row: PageRow | undefined): PageFields =>
         showInquiryForm: row.showInquiryForm,
         embedOrigins: row.embedOrigins,
         locale: row.locale,
+        contact: row.contact,
+        privacyPolicyUrl: row.privacyPolicyUrl,
       }
     : { ...PAGE_DEFAULTS, embedOrigins: [] };
+
+/** A contact block as stored: its lines trimmed, empty ones left out, null when nothing is left. */
+function contactOf(input: PageContact | null): PageContact | null {
+  if (!input) return null;
+  const out = Object.fromEntries(
+    Object.entries(input)
+      .map(([k, v]) => [k, v?.trim()])
+      .filter(([, v]) => v),
+  ) as PageContact;
+  return Object.keys(out).length > 0 ? out : null;
+}
 
 /** The theme's custom properties as one CSS rule; each colour parsed again (never the stored text as it is). */
 export function themeCss(navigator: Navigator | null): string {
@@ -106,6 +121,9 @@ export function themeCss(navigator: Navigator | null): string {
     const colour = normaliseColour(value);
     if (colour) declarations.push(`${name}:${colour}`);
   }
+  // minimalSidebarWidthPercent: the sidebar's least share of the width beside the render (page.css).
+  const sidebar = navigator?.options.minimalSidebarWidthPercent;
+  if (typeof sidebar === 'number' && sidebar > 0) declarations.push(`--sidebar-min:${Math.min(Math.round(sidebar * 10) / 10, 60)}%`);
   const font = theme.fontFamily;
   if (typeof font === 'string' && /^[a-z-]+$/.test(font)) declarations.push(`--font:${font}`);
   return declarations.length > 0 ? `:root{${declarations.join(';')}}` : '';
@@ -217,6 +235,8 @@ export class PagesService {
         showInquiryForm: input.showInquiryForm ?? current.showInquiryForm,
         embedOrigins: checked.embedOrigins ?? current.embedOrigins,
         locale: checked.locale ?? current.locale,
+        contact: input.contact === undefined ? current.contact : contactOf(input.contact),
+        privacyPolicyUrl: input.privacyPolicyUrl === undefined ? current.privacyPolicyUrl : input.privacyPolicyUrl,
       };
       const row = await repo.upsert(tx, organizationId, estate.id, next);
       const settings = { estateId: estate.id, ...fieldsOf(row), url: this.url(estate.slug) };
@@ -261,6 +281,15 @@ export class PagesService {
     return estate && row?.enabled && row.showInquiryForm ? { estateId: estate.id, slug: estate.slug } : undefined;
   }
 
+  /** The plain page of `slug` (kept), or undefined when there is none (off, unknown). */
+  private async plainPage(slug: string, site?: PageRequest['site']): Promise<RenderedPage | undefined> {
+    // A custom hostname's page is another page: its own key (and variants) in the same cache.
+    const plain = await this.pages.read(pageKey(slug, site), () => this.build(slug, { filter: {}, askAbout: null, site }), {
+      scopeOf: (page) => page.organizationId ?? undefined,
+    });
+    return plain?.source ? plain : undefined;
+  }
+
   /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
   async page(slug: string, request: PageRequest): Promise<RenderedPage> {
     const thanks = request.form?.sent === true;
@@ -268,29 +297,50 @@ export class PagesService {
     if (request.preview !== undefined || (request.form !== undefined && !thanks)) {
       return (await this.build(slug, request)) ?? this.notFound();
     }
-    // A custom hostname's page is another page: its own key (and variants) in the same cache.
-    const lower = request.site ? `${request.site.hostname} ${slug.toLowerCase()}` : slug.toLowerCase();
-    const plain = await this.pages.read(lower, () => this.build(slug, { filter: {}, askAbout: null, site: request.site }), {
-      scopeOf: (page) => page.organizationId ?? undefined,
-    });
+    const lower = pageKey(slug, request.site);
+    const plain = await this.plainPage(slug, request.site);
     if (!plain?.source) return this.notFound();
     const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
     if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
     // A variant ("Ask about" a home on the page, the thank-you state, a filter): rendered from the plain
     // page's data (no statement) and kept among this estate's variants, as old as that data.
     const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)}`;
-    const place = { scope: plain.organizationId ?? undefined, variants: lower };
+    return this.variant(plain, key, (row, data) =>
+      this.render(row, data, false, {
+        filter: request.filter,
+        askAbout,
+        form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
+        site: request.site,
+      }),
+    );
+  }
+
+  /**
+   * A home's own page, or its card alone (`part` card: what the page's script opens in place): 404 for
+   * an id that is not a home the page lists (HIDDEN, another estate's, unknown, or the list is off).
+   */
+  async home(slug: string, apartmentId: string, part: 'page' | 'card', site?: PageRequest['site']): Promise<RenderedPage> {
+    const plain = await this.plainPage(slug, site);
+    const id = apartmentId.toLowerCase();
+    if (!plain?.source || !isUuid(id) || !plain.askable.has(id)) return this.notFound();
+    const key = `${pageKey(slug, site)} home ${id} ${part}`;
+    return this.variant(plain, key, (row, data) => {
+      const home = data.apartments.find((a) => a.id === id)!;
+      return this.render(row, data, false, { filter: {}, askAbout: id, site }, (d, ctx) =>
+        part === 'card' ? renderHomeCard(d, ctx, home) : renderHomePage(d, ctx, home),
+      );
+    });
+  }
+
+  /** A variant of a plain page, kept among its estate's variants and as old as the plain page's data. */
+  private variant(plain: RenderedPage, key: string, make: (row: PageRow, data: PageData) => RenderedPage): RenderedPage {
+    const place = { scope: plain.organizationId ?? undefined, variants: key.split(' ')[0]! };
     const kept = this.pages.get(key, place);
     if (kept) return kept;
-    const { row, data, stamp } = plain.source;
-    const variant = this.render(row, data, false, {
-      filter: request.filter,
-      askAbout,
-      form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
-      site: request.site,
-    });
-    this.pages.set(key, variant, stamp, place);
-    return variant;
+    const { row, data, stamp } = plain.source!;
+    const made = make(row, data);
+    this.pages.set(key, made, stamp, place);
+    return made;
   }
 
   private notFoundPage: RenderedPage | undefined;
@@ -331,10 +381,17 @@ export class PagesService {
   }
 
   /** The page of `data` for one request: HTML, policy and ETag. */
-  private render(row: PageRow, data: PageData, preview: boolean, request: Omit<PageRequest, 'preview'>): RenderedPage {
+  private render(
+    row: PageRow,
+    data: PageData,
+    preview: boolean,
+    request: Omit<PageRequest, 'preview'>,
+    html: (data: PageData, ctx: RenderContext) => string = renderPage,
+  ): RenderedPage {
     const theme = themeCss(data.navigator);
     // On its own hostname the page lives at `/`; on ours at /p/{slug}, naming the own hostname as canonical.
     const own = request.site?.hostname ?? this.deps.domains?.canonicalHost(row.estateId);
+    const locale = data.settings.locale;
     const ctx: RenderContext = {
       publicUrl: request.site ? `https://${request.site.hostname}` : this.deps.config.publicUrl,
       path: request.site ? '' : `/p/${data.estate.slug}`,
@@ -347,14 +404,15 @@ export class PagesService {
       filter: request.filter,
       form: request.form ?? { values: {}, errors: {} },
       askAbout: request.askAbout,
+      t: translator(locale),
+      lang: langOf(locale),
     };
-    const html = renderPage(data, ctx);
-    const body = new CompressibleBody(Buffer.from(html));
+    const body = new CompressibleBody(Buffer.from(html(data, ctx)));
     const images = new Set(this.imageOrigins);
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
-    const askable = new Set(data.settings.showApartments ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
+    const askable = new Set(listsHomes(data) ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
     const csp = baseCsp([...images], theme, ancestors);
     return {
       status: 200,
@@ -438,4 +496,9 @@ function baseCsp(images: string[], theme: string, ancestors: string[]): string {
     "base-uri 'none'",
     `frame-ancestors ${ancestors.join(' ')}`,
   ].join('; ');
+}
+
+/** The cache key of an estate's plain page: the slug, or on a custom hostname the hostname and the slug. */
+function pageKey(slug: string, site: PageRequest['site']): string {
+  return site ? `${site.hostname} ${slug.toLowerCase()}` : slug.toLowerCase();
 }

@@ -2448,8 +2448,10 @@ export interface components {
             showInquiryForm: boolean;
             /** @description Origins allowed to frame the page (CSP frame-ancestors); [] = any */
             embedOrigins: string[];
-            /** @description BCP 47 tag the page formats prices, areas and dates with */
+            /** @description BCP 47 tag the page formats prices, areas and dates with, and picks its words by */
             locale: string;
+            contact: components["schemas"]["PageContact"] | null;
+            privacyPolicyUrl: string | null;
             /** @description The page’s public URL ({PUBLIC_URL}/p/{slug}) */
             url: string;
         };
@@ -2735,6 +2737,21 @@ export interface components {
         DownloadsDocument: {
             enabled: boolean;
             groups: components["schemas"]["DownloadsGroup"][];
+        };
+        /** PageContact */
+        PageContact: {
+            /** @description The sales office or person */
+            name?: string;
+            /** @description Shown and linked as tel: */
+            phone?: string;
+            /**
+             * Format: email
+             * @description Shown and linked as mailto:
+             */
+            email?: string;
+            address?: string;
+            /** @description Free text, e.g. Mon–Fri 9:00–17:00 */
+            openingHours?: string;
         };
         /** PagePreviewLink */
         PagePreviewLink: {
@@ -8844,6 +8861,8 @@ export interface operations {
                     embedOrigins?: string[];
                     /** @description A BCP 47 language tag, e.g. en-US, pl-PL, de */
                     locale?: string;
+                    contact?: components["schemas"]["PageContact"] | null;
+                    privacyPolicyUrl?: string | null;
                 };
             };
         };

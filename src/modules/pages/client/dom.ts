@@ -9,11 +9,5 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial
   return node;
 }
 
-/** The apartment id a fragment names (`#apartment-<id>`), or ''. */
-export function apartmentFromHash(hash: string): string {
-  const match = /^#apartment-(.+)$/.exec(hash);
-  return match?.[1] ? decodeURIComponent(match[1]) : '';
-}
-
 /** True for a click the browser should handle itself (new tab, download, …). */
 export const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;

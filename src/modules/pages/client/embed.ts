@@ -15,6 +15,17 @@
   script.after(frame);
   addEventListener('message', (event) => {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
+    if (event.data?.type === 'estate-page:show') {
+      // A home's card opened in the page: scrolled into the host's view when it is not (never further).
+      const top = Number(event.data.top);
+      const bottom = Number(event.data.bottom);
+      if (!Number.isFinite(top) || !Number.isFinite(bottom)) return;
+      const frameTop = frame.getBoundingClientRect().top;
+      const above = frameTop + top < 0;
+      const below = frameTop + Math.min(bottom, top + innerHeight) > innerHeight;
+      if (above || below) scrollBy({ top: frameTop + top - 16, behavior: 'smooth' });
+      return;
+    }
     const height = event.data?.type === 'estate-page:height' ? Number(event.data.height) : Number.NaN;
     if (height > 0 && height < 1e5) frame.style.height = `${Math.ceil(height)}px`;
   });

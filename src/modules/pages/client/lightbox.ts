@@ -1,4 +1,5 @@
 import { $, $$, el, modified } from './dom.js';
+import type { Words } from './words.js';
 
 /** A gallery link to an image (a link around a video thumbnail keeps its default). */
 const LINK = 'a[data-lightbox], a.gallery-link';
@@ -10,7 +11,7 @@ const LINK = 'a[data-lightbox], a.gallery-link';
  * rest of the page is inert, Tab and Shift+Tab stay among its buttons, Escape closes it, the arrow keys
  * go to the previous or next image of the same list, and focus returns to the link.
  */
-export function initLightbox(gallery: HTMLElement): void {
+export function initLightbox(gallery: HTMLElement, words: Words): void {
   let dialog: HTMLDialogElement | null = null;
   let image: HTMLImageElement;
   let caption: HTMLElement;
@@ -30,19 +31,19 @@ export function initLightbox(gallery: HTMLElement): void {
     image.src = link.href;
     image.alt = thumb?.alt ?? '';
     caption.textContent = link.closest('figure')?.querySelector('figcaption')?.textContent ?? link.dataset.caption ?? thumb?.alt ?? '';
-    counter.textContent = `${index + 1} of ${items.length}`;
+    counter.textContent = words('nOfTotal', { n: index + 1, total: items.length });
   };
 
   const build = () => {
-    const d = el('dialog', { class: 'lightbox', 'aria-label': 'Image viewer' });
+    const d = el('dialog', { class: 'lightbox', 'aria-label': words('imageViewer') });
     const figure = el('figure');
     image = el('img', { alt: '', decoding: 'async' });
     caption = el('figcaption');
     figure.append(image, caption);
     counter = el('p', { class: 'lightbox-counter', 'aria-live': 'polite' });
-    const prev = el('button', { type: 'button', class: 'lightbox-prev', 'aria-label': 'Previous image' }, '‹');
-    const next = el('button', { type: 'button', class: 'lightbox-next', 'aria-label': 'Next image' }, '›');
-    const close = el('button', { type: 'button', class: 'lightbox-close', 'aria-label': 'Close' }, '×');
+    const prev = el('button', { type: 'button', class: 'lightbox-prev', 'aria-label': words('previousImage') }, '‹');
+    const next = el('button', { type: 'button', class: 'lightbox-next', 'aria-label': words('nextImage') }, '›');
+    const close = el('button', { type: 'button', class: 'lightbox-close', 'aria-label': words('close') }, '×');
     prev.addEventListener('click', () => show(index - 1));
     next.addEventListener('click', () => show(index + 1));
     close.addEventListener('click', () => d.close());

@@ -1,109 +1,153 @@
-import { $, $$, apartmentFromHash, el } from './dom.js';
+import { FILTER_FIELDS, type HomeFacts, filterOf, filterQuery, matches } from '../shared/filter.js';
+import { $, $$, el, modified } from './dom.js';
 import type { Navigator } from './navigator.js';
+import { showInParent } from './resize.js';
+import type { Words } from './words.js';
 
-/** The list's rows: the server's table rows, or any element marked as one. */
-export const ROWS = 'tr[data-apartment-id], [data-apartment-row]';
+/** The list's rows (server: `tr[data-apartment-id]` in the sidebar's table). */
+export const ROWS = 'tr[data-apartment-id]';
+const HOME_PATH = /\/homes\/([0-9a-f-]{36})$/i;
+
+/** Marks one home's row and shapes as selected (aria-current, is-selected); '' clears. */
+function mark(id: string): void {
+  for (const node of $$('.is-selected[data-apartment-id]')) {
+    node.classList.remove('is-selected');
+    node.removeAttribute('aria-current');
+  }
+  if (!id) return;
+  const sel = `[data-apartment-id="${CSS.escape(id)}"]`;
+  for (const node of $$(`svg a${sel}, ${ROWS}${sel}`)) {
+    node.classList.add('is-selected');
+    node.setAttribute('aria-current', 'true');
+  }
+}
 
 /**
- * One selected apartment for the shapes and the list. Both are links to `#apartment-<id>` (the
- * apartment's details), so selection follows the fragment: without JavaScript the link alone opens the
- * details; here the row (`tr[data-apartment-id]`) and every shape of that apartment are marked
- * (`aria-current="true"`, class `is-selected`), the navigator turns to a frame that shows it, and
- * details rendered `hidden` or as a closed `<details>` are opened.
+ * The card in place. A home's shape and its row's name link to its own page (which works without
+ * JavaScript); here they open its card (`?part=card`, the same server render) in the sidebar's panel,
+ * beside the render, without scrolling: the address follows (`/homes/{id}`, History API), Back or Close
+ * closes it, and in an embed the host is asked to keep the card in view.
  */
-export function initSelection(navigators: Navigator[]): void {
-  let opened: HTMLElement | null = null;
-  const select = (id: string) => {
-    for (const node of $$('.is-selected[data-apartment-id]')) {
-      node.classList.remove('is-selected');
-      node.removeAttribute('aria-current');
+export function initSelection(navigators: Navigator[], words: Words): void {
+  const panel = $('[data-home-panel]');
+  if (!panel) return;
+  const base = document.body.dataset.path ?? location.pathname.replace(HOME_PATH, '');
+  const cards = new Map<string, Promise<Element | null>>();
+  let openId = '';
+  let trigger: HTMLElement | null = null;
+
+  const load = (id: string) => {
+    let card = cards.get(id);
+    if (!card) {
+      card = fetch(`${base}/homes/${encodeURIComponent(id)}?part=card`, { headers: { accept: 'text/html' } })
+        .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
+        .then((html) => new DOMParser().parseFromString(html, 'text/html').querySelector('[data-home-card]'))
+        .catch(() => {
+          cards.delete(id);
+          return null;
+        });
+      cards.set(id, card);
     }
-    if (opened) {
-      opened.hidden = true;
-      opened = null;
-    }
-    if (!id) return;
-    const sel = `[data-apartment-id="${CSS.escape(id)}"]`;
-    for (const node of $$(
-      `svg a${sel}, ${ROWS.split(', ')
-        .map((r) => r + sel)
-        .join(', ')}`,
-    )) {
-      node.classList.add('is-selected');
-      node.setAttribute('aria-current', 'true');
-    }
+    return card;
+  };
+  const closeButton = el('button', { type: 'button', class: 'panel-close' }, '×');
+  closeButton.setAttribute('aria-label', words('close'));
+  closeButton.addEventListener('click', () => close(false));
+
+  const open = async (id: string, push: boolean) => {
+    openId = id;
+    mark(id);
     for (const navigator of navigators) navigator.reveal(id);
-    const details = document.getElementById(`apartment-${id}`);
-    if (details instanceof HTMLDetailsElement) details.open = true;
-    else if (details?.hidden) {
-      details.hidden = false;
-      opened = details;
+    const href = `${base}/homes/${id}`;
+    if (push) history.pushState({ home: id }, '', href + location.search);
+    panel.hidden = false;
+    panel.replaceChildren(closeButton, el('p', { role: 'status' }, words('loading')));
+    const card = await load(id);
+    if (openId !== id) return;
+    if (!card) {
+      const failed = el('p', { role: 'alert' });
+      failed.append(el('a', { href }, words('loadFailed')));
+      panel.replaceChildren(closeButton, failed);
+      return;
     }
+    const node = document.importNode(card, true);
+    panel.replaceChildren(closeButton, node);
+    $<HTMLElement>('h1, h2', node)?.focus({ preventScroll: true });
+    showInParent(panel);
   };
-  addEventListener('hashchange', () => select(apartmentFromHash(location.hash)));
-  // A click on the fragment already selected fires no hashchange: the details are shown again anyway.
+  const close = (fromHistory: boolean) => {
+    if (!openId) return;
+    openId = '';
+    mark('');
+    panel.hidden = true;
+    panel.replaceChildren();
+    if (!fromHistory) {
+      if ((history.state as { home?: string } | null)?.home) history.back();
+      else history.replaceState(null, '', base + location.search);
+    }
+    trigger?.focus({ preventScroll: true });
+  };
+
   document.addEventListener('click', (event) => {
-    const link = (event.target as Element).closest<HTMLAnchorElement>('a[href^="#apartment-"]');
-    if (link && link.hash === location.hash) select(apartmentFromHash(link.hash));
+    const link = (event.target as Element).closest<HTMLAnchorElement>(`svg a[data-apartment-id], ${ROWS} th a`);
+    if (!link || modified(event)) return;
+    const id = link.dataset.apartmentId ?? link.closest<HTMLElement>(ROWS)?.dataset.apartmentId;
+    if (!id) return;
+    event.preventDefault();
+    trigger = link;
+    if (id !== openId) void open(id, true);
   });
-  select(apartmentFromHash(location.hash));
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close(false);
+  });
+  addEventListener('popstate', () => {
+    const match = HOME_PATH.exec(location.pathname);
+    if (match?.[1]) void open(match[1].toLowerCase(), false);
+    else close(true);
+  });
 }
 
-type Test = (row: HTMLElement, value: string) => boolean;
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 
-const num = (v: string | undefined) => (v === undefined || v === '' ? Number.NaN : Number(v));
-/** The list's filter fields by name (the server's `form.filters`), each a test of one row. */
-const FIELDS: Record<string, Test> = {
-  q: (row, v) => (row.querySelector('th, td')?.textContent ?? '').toLowerCase().includes(v.trim().toLowerCase()),
-  status: (row, v) => row.dataset.status?.toLowerCase() === v.toLowerCase(),
-  rooms: (row, v) => num(row.dataset.rooms) === Number(v),
-  floor: (row, v) => num(row.dataset.floor) === Number(v),
-  maxPrice: (row, v) => num(row.dataset.priceCents) <= Number(v) * 100,
-  minPrice: (row, v) => num(row.dataset.priceCents) >= Number(v) * 100,
-};
-/** A control naming its own test: `data-filter` (the row attribute) and `data-op` (eq, min, max). */
-function generic(control: HTMLElement): Test | undefined {
-  const key = control.dataset.filter;
-  if (!key) return undefined;
-  const op = control.dataset.op ?? 'eq';
-  return (row, v) => {
-    const own = row.dataset[key];
-    if (own === undefined || own === '') return false;
-    if (op === 'eq') return own.toLowerCase().split(' ').includes(v.toLowerCase());
-    return op === 'min' ? Number(own) >= Number(v) : Number(own) <= Number(v);
-  };
-}
+/** What the shared filter looks at, from a row's data attributes (the server wrote them from the same facts). */
+const factsOf = (row: HTMLElement): HomeFacts => ({
+  name: row.querySelector('th')?.textContent ?? '',
+  status: (row.dataset.status ?? '').toUpperCase(),
+  rooms: num(row.dataset.rooms),
+  floor: num(row.dataset.floor),
+  priceCents: num(row.dataset.priceCents),
+  building: row.dataset.building,
+  favourite: row.dataset.favourite === 'true',
+});
 
 /**
- * The list's filters without a reload (the server's `form.filters` in `#apartments`, a GET without
- * JavaScript that the server answers filtered). Each named field tests the rows' data attributes
- * (`data-status`, `data-rooms`, `data-floor`, `data-price-cents` where the price is shown; `q` the
- * name); a control may instead say `data-filter`/`data-op`. An empty field filters nothing; a row
- * without a shown price fails a price filter. Filtered-out rows are `hidden` and their shapes get
- * `is-filtered-out`; the count line (`#apartments-count` or `[data-filter-count]`) says how many match.
+ * The list's filters without a reload: the same fields and the same rule (shared/filter.ts) as the
+ * server's GET, the address kept in step (`?status=…`) so a filtered list can be shared. Rows the filter
+ * leaves out are `hidden`, their shapes faded; the count line says how many match.
  */
-export function initFilters(form: HTMLFormElement): void {
+export function initFilters(form: HTMLFormElement, words: Words): () => void {
   const rows = $$(ROWS);
-  const controls = $$<HTMLInputElement | HTMLSelectElement>('input[name], select[name]', form)
-    .map((control) => ({ control, test: generic(control) ?? FIELDS[control.name] }))
-    .filter((c): c is { control: HTMLInputElement | HTMLSelectElement; test: Test } => c.test !== undefined);
-  if (rows.length === 0 || controls.length === 0) return;
-  let count = $('#apartments-count, [data-filter-count]');
+  const count = $('#apartments-count');
   const apply = () => {
-    const active = controls.filter(({ control }) => control.value.trim() !== '');
+    const data = new FormData(form);
+    const filter = filterOf((k) => {
+      const v = data.get(k);
+      return typeof v === 'string' ? v : null;
+    });
     let shown = 0;
     for (const row of rows) {
-      const ok = active.every(({ control, test }) => test(row, control.value));
+      const ok = matches(factsOf(row), filter);
       row.hidden = !ok;
       if (ok) shown++;
       const id = row.dataset.apartmentId;
       if (id) for (const shape of $$(`svg [data-apartment-id="${CSS.escape(id)}"]`)) shape.classList.toggle('is-filtered-out', !ok);
     }
-    if (!count) {
-      count = el('p', { role: 'status' });
-      form.after(count);
-    }
-    count.textContent = shown === rows.length ? `${shown} homes` : `${shown} of ${rows.length} homes`;
+    if (count) count.textContent = shown === rows.length ? words('homesCount', { count: shown }) : words('homesOf', { shown, total: rows.length });
+    // The filter's fields follow the form; any other parameter (a preview link's) is kept.
+    const params = new URLSearchParams(filterQuery(filter));
+    for (const [name, value] of new URLSearchParams(location.search)) if (!(FILTER_FIELDS as readonly string[]).includes(name)) params.append(name, value);
+    const query = params.toString();
+    history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -112,4 +156,5 @@ export function initFilters(form: HTMLFormElement): void {
   form.addEventListener('input', apply);
   form.addEventListener('change', apply);
   form.addEventListener('reset', () => setTimeout(apply));
+  return apply;
 }

@@ -1,4 +1,5 @@
 import { $, el } from './dom.js';
+import type { Words } from './words.js';
 
 /**
  * The map add-on. The server draws the points of interest around the project (no request to another
@@ -9,7 +10,7 @@ import { $, el } from './dom.js';
  */
 const TILE = 256;
 
-export function initMap(button: HTMLButtonElement): void {
+export function initMap(button: HTMLButtonElement, words: Words): void {
   const d = button.dataset;
   const template = d.urlTemplate;
   const lat = Number(d.centerLat);
@@ -18,7 +19,7 @@ export function initMap(button: HTMLButtonElement): void {
   if (!template || !Number.isFinite(lat) || !Number.isFinite(lng) || !Number.isFinite(zoom)) return;
   button.hidden = false;
   button.addEventListener('click', () => {
-    const canvas = el('div', { class: 'map-canvas', role: 'img', 'aria-label': 'Map around the project', tabindex: '-1' });
+    const canvas = el('div', { class: 'map-canvas', role: 'img', 'aria-label': words('mapAround'), tabindex: '-1' });
     button.replaceWith(canvas);
     const n = 2 ** zoom;
     // Web Mercator: the centre in tile units.
@@ -33,6 +34,8 @@ export function initMap(button: HTMLButtonElement): void {
       for (let tx = Math.floor(x) - cols; tx <= Math.floor(x) + cols; tx++) {
         const src = template
           .replace('{s}', 'abc'[Math.abs(tx + ty) % 3]!)
+          // Leaflet's retina suffix: '@2x' on a high-density screen, else nothing (never left in the URL).
+          .replace('{r}', window.devicePixelRatio > 1 ? '@2x' : '')
           .replace('{z}', String(zoom))
           .replace('{x}', String(((tx % n) + n) % n))
           .replace('{y}', String(ty));

@@ -1,12 +1,14 @@
+import { startingIndex } from '../shared/frames.js';
 import { $, $$, el, modified } from './dom.js';
+import type { Words } from './words.js';
 
 /**
  * Rotation of a navigator between its frames (server markup: `section.navigator[data-starting-angle]`
- * holding `figure[data-angle]` frames, each an image and its SVG overlay of shapes
- * `a[data-apartment-id]`, and `a[href="#frame-<id>"]` view links). One frame is shown at a time,
- * starting at the one nearest `startingAngle`, turned by Previous/Next buttons (`[data-rotate]`, made
- * over the image when the server renders none), the view links, a horizontal drag, or the arrow keys
- * while focus is in the frame. A live region says which view is shown.
+ * holding `.frames > figure[data-angle]`, each an image and its SVG overlay of shapes
+ * `a[data-apartment-id]`, and under them `.view-controls`: Previous/Next buttons and a "View" link per
+ * frame). One frame is shown at a time, starting where the server started (shared/frames.ts), turned by
+ * the buttons, the view links, a horizontal drag, or the arrow keys while focus is in the frame. A live
+ * region says which view is shown; hover or focus on a shape shows its label (name, status, price).
  */
 export interface Navigator {
   root: HTMLElement;
@@ -15,63 +17,55 @@ export interface Navigator {
 }
 
 /** A navigator section (nested ones are sections inside their parent's). */
-export const NAVIGATOR = '[data-navigator], section.navigator[data-navigator-id]';
+export const NAVIGATOR = 'section.navigator[data-navigator-id]';
 const DRAG_STEP_PX = 40;
 
-export function initNavigator(root: HTMLElement): Navigator | null {
-  const holder = $('[data-frames]', root) ?? root;
-  // Own frames only: a nested navigator's frames belong to its own section.
-  const frames = (Array.from(holder.children) as HTMLElement[])
-    .filter((node) => node.matches('[data-frame], figure[data-angle]'))
-    .sort((a, b) => Number(a.dataset.angle) - Number(b.dataset.angle));
-  if (frames.length === 0) return null;
-  const start = Number(root.dataset.startingAngle ?? 0);
-  const distance = (angle: number) => {
-    const d = Math.abs((((angle - start) % 360) + 360) % 360);
-    return Math.min(d, 360 - d);
-  };
-  let current = 0;
-  frames.forEach((frame, i) => {
-    if (distance(Number(frame.dataset.angle)) < distance(Number(frames[current]?.dataset.angle))) current = i;
-  });
+export function initNavigator(root: HTMLElement, words: Words): Navigator | null {
+  const holder = $('.frames', root);
+  if (!holder) return null;
+  // Own frames only (in the server's order: the starting rule indexes the same list); turned by angle.
+  const listed = Array.from(holder.children) as HTMLElement[];
+  if (listed.length === 0) return null;
+  const first =
+    listed[
+      startingIndex(
+        listed.map((f) => Number(f.dataset.angle)),
+        Number(root.dataset.startingAngle ?? 0),
+      )
+    ]!;
+  const frames = [...listed].sort((a, b) => Number(a.dataset.angle) - Number(b.dataset.angle));
+  let current = frames.indexOf(first);
   const stageOf = (frame: HTMLElement) => $('.frame-stage', frame) ?? frame;
   const mine = (event: Event) => (event.target as Element).closest(NAVIGATOR) === root;
 
   root.classList.add('is-rotatable');
   const status = root.appendChild(el('p', { class: 'visually-hidden', 'aria-live': 'polite' }));
-  const angleLinks = $$<HTMLAnchorElement>('a[href^="#frame-"]', root).filter((a) => a.closest(NAVIGATOR) === root);
-  let bar: HTMLElement | null = null;
+  const controls = $$('.view-controls', root).find((c) => c.closest(NAVIGATOR) === root) ?? null;
+  const angleLinks = controls ? $$<HTMLAnchorElement>('a[href^="#frame-"]', controls) : [];
+  const needle = controls ? $('.compass-needle', controls) : null;
+  if (controls) initSidebarToggle(controls);
   const show = (index: number, announce: boolean) => {
     current = (index + frames.length) % frames.length;
     const frame = frames[current]!;
     frames.forEach((f, i) => {
       f.hidden = i !== current;
     });
-    if (bar) stageOf(frame).append(bar);
     for (const link of angleLinks) {
       if (link.hash === `#${frame.id}`) link.setAttribute('aria-current', 'true');
       else link.removeAttribute('aria-current');
     }
+    // compassEnabled: the needle points north in this frame (the server wrote each frame's turn).
+    if (needle && frame.dataset.north !== undefined) needle.setAttribute('transform', `rotate(${Number(frame.dataset.north)} 20 20)`);
     if (announce) {
-      const name = frame.dataset.label ?? $('figcaption', frame)?.textContent?.trim();
-      status.textContent = `View ${current + 1} of ${frames.length}${name ? `: ${name}` : ''}`;
+      const name = $('figcaption', frame)?.textContent?.trim();
+      status.textContent = `${words('viewOf', { n: current + 1, total: frames.length })}${name ? `: ${name}` : ''}`;
     }
   };
   const turn = (step: number) => show(current + step, true);
 
-  if (frames.length > 1) {
-    let buttons = $$<HTMLButtonElement>('[data-rotate]', root).filter((b) => b.closest(NAVIGATOR) === root);
-    if (buttons.length === 0) {
-      // Over the image (absolutely placed in the stage): nothing on the page moves when they appear.
-      bar = el('div', { class: 'navigator-rotate' });
-      buttons = [
-        el('button', { type: 'button', 'data-rotate': '-1', 'aria-label': 'Previous view' }, '‹'),
-        el('button', { type: 'button', 'data-rotate': '1', 'aria-label': 'Next view' }, '›'),
-      ];
-      bar.append(...buttons);
-    }
-    for (const button of buttons) {
-      button.hidden = false;
+  initLabels(root);
+  if (frames.length > 1 && controls) {
+    for (const button of $$<HTMLButtonElement>('[data-rotate]', controls)) {
       button.addEventListener('click', () => turn(Number(button.dataset.rotate) || 1));
     }
     // The view links (one per angle) turn to their frame instead of jumping to it.
@@ -86,30 +80,27 @@ export function initNavigator(root: HTMLElement): Navigator | null {
     // Each frame's stage takes focus (one tab stop: the others are hidden) and turns with the arrow keys.
     for (const frame of frames) {
       const stage = stageOf(frame);
-      if (!stage.hasAttribute('tabindex')) stage.tabIndex = 0;
-      if (!stage.hasAttribute('role')) stage.setAttribute('role', 'group');
-      if (!stage.hasAttribute('aria-label')) stage.setAttribute('aria-label', 'Project view: the left and right arrow keys rotate it');
+      stage.tabIndex = 0;
+      stage.setAttribute('role', 'group');
+      stage.setAttribute('aria-label', root.getAttribute('aria-label') ?? '');
     }
     root.addEventListener('keydown', (event) => {
       const step = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
       if (!step || event.altKey || event.ctrlKey || event.metaKey || !mine(event)) return;
-      if (!(event.target as Element).closest('[data-frame], figure[data-angle]')) return;
+      if (!(event.target as Element).closest('figure[data-angle]')) return;
       event.preventDefault();
       const focusedStage = document.activeElement === stageOf(frames[current]!);
       turn(step);
       if (focusedStage) stageOf(frames[current]!).focus();
     });
 
+    // canFreelyRotate: a horizontal drag turns through the frames (mirroredRotationCameraMovement: the other way).
+    const free = root.dataset.freeRotate === 'true';
+    const direction = root.dataset.mirrored === 'true' ? -1 : 1;
     let originX: number | null = null;
     let moved = false;
     root.addEventListener('pointerdown', (event) => {
-      if (
-        event.button !== 0 ||
-        !mine(event) ||
-        (event.target as Element).closest('button') ||
-        !(event.target as Element).closest('[data-frame], figure[data-angle]')
-      )
-        return;
+      if (!free || event.button !== 0 || !mine(event) || !(event.target as Element).closest('figure[data-angle]')) return;
       originX = event.clientX;
       moved = false;
     });
@@ -120,7 +111,7 @@ export function initNavigator(root: HTMLElement): Navigator | null {
       if (!moved) root.setPointerCapture(event.pointerId);
       moved = true;
       originX = event.clientX;
-      turn(dx < 0 ? 1 : -1);
+      turn((dx < 0 ? 1 : -1) * direction);
     });
     const end = () => {
       originX = null;
@@ -157,4 +148,41 @@ export function initNavigator(root: HTMLElement): Navigator | null {
       return true;
     },
   };
+}
+
+/** The sidebar's Hide/Show button (absent with disableHidingSidebar): the render takes the whole width. */
+function initSidebarToggle(controls: HTMLElement): void {
+  const button = $<HTMLButtonElement>('.sidebar-toggle', controls);
+  const sidebar = document.getElementById(button?.getAttribute('aria-controls') ?? '');
+  const viewer = sidebar?.closest<HTMLElement>('.viewer');
+  if (!button || !sidebar || !viewer) return;
+  button.addEventListener('click', () => {
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    button.setAttribute('aria-expanded', String(open));
+    button.textContent = (open ? button.dataset.hide : button.dataset.show) ?? '';
+    sidebar.hidden = !open;
+    viewer.classList.toggle('sidebar-closed', !open);
+  });
+}
+
+/** The small label over a shape under the pointer or with focus (its name, status and price: `data-label`). */
+function initLabels(root: HTMLElement): void {
+  let label: HTMLElement | null = null;
+  const hide = () => label?.remove();
+  const showFor = (target: EventTarget | null) => {
+    const link = (target as Element | null)?.closest?.<SVGAElement>('svg a[data-label]');
+    const stage = link?.closest<HTMLElement>('.frame-stage');
+    if (!link || !stage || link.closest(NAVIGATOR) !== root) return hide();
+    label ??= el('span', { class: 'shape-label', 'aria-hidden': 'true' });
+    label.textContent = link.dataset.label ?? '';
+    const box = link.getBoundingClientRect();
+    const outer = stage.getBoundingClientRect();
+    label.style.left = `${Math.round(box.left - outer.left + box.width / 2)}px`;
+    label.style.top = `${Math.round(Math.max(box.top - outer.top - 4, 24))}px`;
+    stage.append(label);
+  };
+  root.addEventListener('pointerover', (event) => showFor(event.target));
+  root.addEventListener('pointerleave', hide);
+  root.addEventListener('focusin', (event) => showFor(event.target));
+  root.addEventListener('focusout', hide);
 }

@@ -1,6 +1,7 @@
 // The public page's islands: each enhances server-rendered HTML that already works without JavaScript
 // (STYLE.md "The public page"). Loaded as `<script type="module" src="/assets/page/page.<hash>.js">`.
 import { $, $$ } from './dom.js';
+import { initFavourites } from './favourites.js';
 import { initForm } from './form.js';
 import { initLightbox } from './lightbox.js';
 import { initFilters, initSelection } from './list.js';
@@ -8,16 +9,20 @@ import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
+import { pageWords } from './words.js';
 
 document.documentElement.classList.add('js');
+if (window.parent !== window) document.documentElement.classList.add('in-embed');
+const words = pageWords();
 initPlaceholders();
 const navigators = $$(NAVIGATOR)
-  .map(initNavigator)
+  .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
-initSelection(navigators);
-for (const form of $$<HTMLFormElement>('form[data-apartment-filters], #apartments form.filters')) initFilters(form);
-for (const gallery of $$('[data-gallery]')) initLightbox(gallery);
-for (const button of $$<HTMLButtonElement>('button.show-map, button[data-map-show]')) initMap(button);
+initSelection(navigators, words);
+const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
+initFavourites(filters ? initFilters(filters, words) : () => undefined);
+for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
+for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
 if (inquiry) initForm(inquiry);
 initResize();

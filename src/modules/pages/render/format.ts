@@ -58,4 +58,5 @@ export function fileType(mimeType: string): string {
   return sub.replace(/^x-/, '').split(/[+.;]/)[0]!.toUpperCase();
 }
 
-export const statusLabel = (status: string) => status.charAt(0) + status.slice(1).toLowerCase();
+/** The link to a home's own page. */
+export const homeHref = (path: string, apartmentId: string) => `${path}/homes/${apartmentId}`;

@@ -1,4 +1,5 @@
 import type { GalleryDocument } from '../../addons/gallery/schemas.js';
+import type { Translate } from '../shared/words.js';
 import { ResponsiveImage, THUMB_SIZES } from './image.js';
 
 type Item = GalleryDocument['items'][number];
@@ -25,11 +26,11 @@ function Items(props: { items: Item[]; group: string }) {
 }
 
 /** The gallery add-on: each section a list of links to the images (the browser code adds the lightbox). */
-export function GallerySection(props: { doc: GalleryDocument }) {
+export function GallerySection(props: { doc: GalleryDocument; t: Translate }) {
   const { doc } = props;
   return (
     <section class="addon gallery" id="gallery" aria-labelledby="gallery-title">
-      <h2 id="gallery-title">Gallery</h2>
+      <h2 id="gallery-title">{props.t('gallery')}</h2>
       {doc.items.length > 0 ? <Items items={doc.items} group="ungrouped" /> : null}
       {doc.sections.map((section) => (
         <section key={section.id} id={`gallery-section-${section.id}`} aria-labelledby={`gallery-section-${section.id}-title`}>

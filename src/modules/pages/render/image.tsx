@@ -2,6 +2,8 @@ import type { Asset } from './types.js';
 
 /** Widths the page lays images out at: the navigator fills the content column (at most 1200 px). */
 export const WIDE_SIZES = '(min-width: 1240px) 1200px, 100vw';
+/** The render beside the sidebar from 1024 px (about 70 % of the width), the full width below. */
+export const VIEWER_SIZES = '(min-width: 1240px) 900px, (min-width: 1024px) 70vw, 100vw';
 export const THUMB_SIZES = '(min-width: 700px) 320px, 50vw';
 
 /**

@@ -1,4 +1,5 @@
 import type { Apartment } from '../../apartments/schemas.js';
+import type { Translate } from '../shared/words.js';
 import type { FormState } from './types.js';
 
 /** Name of the honeypot field: hidden from people (CSS, aria-hidden, out of the tab order), filled by bots. */
@@ -14,6 +15,7 @@ function Input(props: {
   required?: boolean;
   autoComplete: string;
   maxLength: number;
+  optional: string;
 }) {
   const { field, form } = props;
   const error = form.errors[field];
@@ -22,7 +24,7 @@ function Input(props: {
     <p class="field">
       <label for={id}>
         {props.label}
-        {props.required ? null : <span class="optional"> (optional)</span>}
+        {props.required ? null : <span class="optional"> {props.optional}</span>}
       </label>
       <input
         id={id}
@@ -49,15 +51,16 @@ function Input(props: {
  * inquiry's field names; answered 303 to ?sent=1#inquiry, or this form again (422) with each error
  * next to its field. The browser code submits the same form inline.
  */
-export function InquiryForm(props: { path: string; form: FormState; about: Apartment | null }) {
-  const { form } = props;
+export function InquiryForm(props: { path: string; form: FormState; about: Apartment | null; t: Translate; privacyPolicyUrl?: string | null }) {
+  const { form, t } = props;
+  const optional = t('optional');
   const info = form.errors.info;
   if (form.sent) {
     return (
       <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title">
-        <h2 id="inquiry-title">Ask about a home</h2>
+        <h2 id="inquiry-title">{t('askAboutAHome')}</h2>
         <p class="thanks" aria-live="polite">
-          Thank you. Your inquiry was sent; the sales team will contact you.
+          {t('thanks')}
         </p>
       </section>
     );
@@ -67,19 +70,20 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
   const formError = form.errors.form ?? (props.about ? undefined : form.errors.apartmentIds);
   return (
     <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title">
-      <h2 id="inquiry-title">Ask about a home</h2>
+      <h2 id="inquiry-title">{t('askAboutAHome')}</h2>
       <form method="post" action={`${props.path}/inquiry`} novalidate={false} data-inquiry-form>
         {formError ? (
           <p class="error" role="alert" id="inquiry-form-error">
             {formError}
           </p>
         ) : null}
-        <Input field="name" label="Name" type="text" form={form} required autoComplete="name" maxLength={200} />
-        <Input field="email" label="E-mail" type="email" form={form} required autoComplete="email" maxLength={254} />
-        <Input field="phoneNumber" label="Phone" type="tel" form={form} autoComplete="tel" maxLength={32} />
+        <Input field="name" label={t('yourName')} type="text" form={form} required autoComplete="name" maxLength={200} optional={optional} />
+        <Input field="email" label={t('email')} type="email" form={form} required autoComplete="email" maxLength={254} optional={optional} />
+        <Input field="phoneNumber" label={t('phone')} type="tel" form={form} autoComplete="tel" maxLength={32} optional={optional} />
         <p class="field">
           <label for="inquiry-info">
-            Message<span class="optional"> (optional)</span>
+            {t('message')}
+            <span class="optional"> {optional}</span>
           </label>
           <textarea
             id="inquiry-info"
@@ -107,7 +111,7 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
               checked={selected.size === 0 || selected.has(props.about.id)}
               data-apartment-id={props.about.id}
             />{' '}
-            <label for="inquiry-apartment">{`About ${props.about.name}`}</label>
+            <label for="inquiry-apartment">{t('aboutHome', { name: props.about.name })}</label>
             {form.errors.apartmentIds ? (
               <span class="error" id="inquiry-apartmentIds-error">
                 {form.errors.apartmentIds}
@@ -116,11 +120,18 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
           </p>
         ) : null}
         <div class="hp" aria-hidden="true">
-          <label for="inquiry-website">Leave this empty</label>
+          <label for="inquiry-website">{t('leaveEmpty')}</label>
           <input id="inquiry-website" type="text" name={HONEYPOT} tabIndex={-1} autoComplete="off" value="" />
         </div>
+        {props.privacyPolicyUrl ? (
+          <p class="privacy">
+            <a href={props.privacyPolicyUrl} rel="noopener noreferrer" target="_blank">
+              {t('privacy')}
+            </a>
+          </p>
+        ) : null}
         <p class="actions">
-          <button type="submit">Send inquiry</button>
+          <button type="submit">{t('send')}</button>
         </p>
       </form>
     </section>

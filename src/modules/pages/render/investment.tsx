@@ -1,5 +1,6 @@
 import { sanitizeSectionHtml } from '../../addons/investment/sanitize.js';
 import type { InvestmentDocument } from '../../addons/investment/schemas.js';
+import type { Translate } from '../shared/words.js';
 import { fileSize, fileType } from './format.js';
 
 /**
@@ -7,10 +8,10 @@ import { fileSize, fileType } from './format.js';
  * page runs the same sanitiser again before inserting it (the one place the page writes HTML it did not
  * build), so a row written by any other path still cannot bring a script or a style attribute.
  */
-export function InvestmentSection(props: { doc: InvestmentDocument; locale: string }) {
+export function InvestmentSection(props: { doc: InvestmentDocument; locale: string; t: Translate }) {
   return (
     <section class="addon investment" id="investment" aria-labelledby="investment-title">
-      <h2 id="investment-title">The investment</h2>
+      <h2 id="investment-title">{props.t('investment')}</h2>
       {props.doc.sections.map((section) => (
         <article key={section.id} id={`investment-${section.id}`}>
           <h3>{section.title}</h3>

@@ -1,39 +1,17 @@
 import type { Apartment } from '../../apartments/schemas.js';
-import { ApartmentDetails } from './apartment-details.js';
-import { ApartmentList } from './apartment-list.js';
+import { clientMessages } from '../shared/words.js';
+import { ContactSection } from './contact.js';
 import { DownloadsSection } from './downloads.js';
-import { shownPrice } from './format.js';
+import { homeHref } from './format.js';
 import { GallerySection } from './gallery.js';
+import { Head, describe, offerOf } from './head.js';
+import { HomeCard, HomeMore } from './home-card.js';
 import { InquiryForm } from './inquiry-form.js';
 import { InvestmentSection } from './investment.js';
 import { MapSection } from './map.js';
 import { NavigatorSection, startingFrame } from './navigator.js';
+import { Sidebar } from './sidebar.js';
 import type { PageData, RenderContext } from './types.js';
-
-/** JSON for a <script type="application/ld+json"> data block: `<` written as \u003c so no `</script>` can end it. */
-const jsonLdText = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-
-/** schema.org: the development as a Residence, and an Offer for each apartment whose price is shown. */
-function jsonLd(data: PageData, canonical: string, description: string | null) {
-  const offers = data.apartments
-    .filter((a) => a.status !== 'HIDDEN' && shownPrice(a, 'en-US') !== null && a.priceCents !== null && a.currency)
-    .map((a) => ({
-      '@type': 'Offer',
-      name: a.name,
-      url: `${canonical}#apartment-${a.id}`,
-      price: (a.priceCents! / 100).toFixed(2),
-      priceCurrency: a.currency,
-      availability: a.status === 'ACTIVE' ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
-    }));
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'Residence',
-    name: data.estate.name,
-    url: canonical,
-    ...(description ? { description } : {}),
-    ...(offers.length > 0 ? { offers } : {}),
-  };
-}
 
 /** The og:image: the starting frame's largest variant under 1,300 px (social cards), else its src. */
 function ogImage(data: PageData): string | null {
@@ -44,81 +22,147 @@ function ogImage(data: PageData): string | null {
   return pick?.src ?? frame.asset.src;
 }
 
-/** The whole page, sections in the order of docs/decisions.md. */
+/** Homes have their own pages and cards while the page lists them (showApartments, and not noApartmentsViewer). */
+export const listsHomes = (data: PageData) => data.settings.showApartments && !data.navigator?.options.noApartmentsViewer;
+
+function Body(props: { data: PageData; ctx: RenderContext; children: preact.ComponentChildren }) {
+  const { data, ctx } = props;
+  return (
+    <body
+      data-estate-id={data.estate.id}
+      data-estate-slug={data.estate.slug}
+      data-path={ctx.path}
+      data-locale={data.settings.locale}
+      data-embed-origins={data.settings.embedOrigins.join(' ') || undefined}
+    >
+      <a class="skip" href="#main">
+        {ctx.t('skip')}
+      </a>
+      {props.children}
+    </body>
+  );
+}
+
+/** The add-ons and the form, in the order of docs/decisions.md. */
+function Addons(props: { data: PageData; ctx: RenderContext; about: Apartment | null }) {
+  const { data, ctx } = props;
+  const locale = data.settings.locale;
+  return (
+    <>
+      {data.investment ? <InvestmentSection doc={data.investment} locale={locale} t={ctx.t} /> : null}
+      {data.gallery ? <GallerySection doc={data.gallery} t={ctx.t} /> : null}
+      {data.map ? <MapSection doc={data.map} t={ctx.t} /> : null}
+      {data.downloads ? <DownloadsSection doc={data.downloads} locale={locale} t={ctx.t} /> : null}
+      {data.settings.contact ? <ContactSection contact={data.settings.contact} t={ctx.t} /> : null}
+      {data.settings.showInquiryForm ? (
+        <InquiryForm path={ctx.path} form={ctx.form} about={props.about} t={ctx.t} privacyPolicyUrl={data.settings.privacyPolicyUrl} />
+      ) : null}
+    </>
+  );
+}
+
+/** The whole page: the render and the sidebar side by side (from 1024 px), then the add-ons and the form. */
 export function Page(props: { data: PageData; ctx: RenderContext }) {
   const { data, ctx } = props;
   const { settings, navigator } = data;
+  const { t } = ctx;
   const locale = settings.locale;
   const canonical = ctx.canonical ?? `${ctx.publicUrl}${ctx.path}`;
   const title = navigator?.seoTitle || data.estate.name;
-  const description = navigator?.seoDescription || data.estate.description || null;
+  const description = describe(data, t, locale);
   const byId = new Map<string, Apartment>(data.apartments.map((a) => [a.id, a]));
+  const listing = listsHomes(data);
   const visible = data.apartments.filter((a) => a.status !== 'HIDDEN');
   const about = ctx.askAbout ? (visible.find((a) => a.id === ctx.askAbout) ?? null) : null;
-  const image = ogImage(data);
-  const options = navigator?.options;
+  const offers = listing ? visible.map((a) => offerOf(a, `${ctx.publicUrl}${homeHref(ctx.path, a.id)}`)).filter((o) => o !== null) : [];
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Residence',
+    name: data.estate.name,
+    url: canonical,
+    description,
+    ...(offers.length > 0 ? { offers } : {}),
+  };
   return (
-    <html lang={locale}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
-        {description ? <meta name="description" content={description.slice(0, 300)} /> : null}
-        {ctx.noindex ? <meta name="robots" content="noindex, nofollow" /> : null}
-        <link rel="canonical" href={canonical} />
-        <meta property="og:type" content="website" />
-        <meta property="og:title" content={title} />
-        {description ? <meta property="og:description" content={description.slice(0, 300)} /> : null}
-        <meta property="og:url" content={canonical} />
-        {image ? <meta property="og:image" content={image} /> : null}
-        <link rel="stylesheet" href={ctx.cssHref} />
-        {ctx.themeCss ? <style>{ctx.themeCss}</style> : null}
-        {ctx.scriptHref ? <script type="module" src={ctx.scriptHref} /> : null}
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data block, '<' escaped as \u003c */}
-        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd(data, canonical, description)) }} />
-      </head>
-      <body
-        data-estate-id={data.estate.id}
-        data-estate-slug={data.estate.slug}
-        data-locale={locale}
-        data-embed-origins={data.settings.embedOrigins.join(' ') || undefined}
-      >
-        <a class="skip" href="#main">
-          Skip to content
-        </a>
+    <html lang={ctx.lang}>
+      <Head ctx={ctx} title={title} description={description} canonical={canonical} image={ogImage(data)} jsonLd={jsonLd} words={clientMessages(locale)} />
+      <Body data={data} ctx={ctx}>
         <header class="page-header">
           <h1>{data.estate.name}</h1>
-          {description ? <p class="lead">{description}</p> : null}
+          {navigator?.seoDescription || data.estate.description ? <p class="lead">{description}</p> : null}
         </header>
         <main id="main">
-          {navigator && !options?.noApartmentsViewer ? (
-            <NavigatorSection navigator={navigator} apartments={byId} locale={locale} heading="Explore the project" />
-          ) : null}
-          {settings.showApartments ? (
-            <ApartmentList
-              path={ctx.path}
-              apartments={data.apartments}
-              filter={ctx.filter}
-              hideFilters={options?.hideFilters}
-              hideColumns={options?.hideColumns}
-              locale={locale}
-            />
-          ) : null}
-          {settings.showApartments && visible.length > 0 ? (
-            <section class="details" id="details" aria-labelledby="details-title">
-              <h2 id="details-title">Home details</h2>
-              {visible.map((a) => (
-                <ApartmentDetails key={a.id} apartment={a} assets={data.assets} locale={locale} path={ctx.path} />
-              ))}
-            </section>
-          ) : null}
-          {data.investment ? <InvestmentSection doc={data.investment} locale={locale} /> : null}
-          {data.gallery ? <GallerySection doc={data.gallery} /> : null}
-          {data.map ? <MapSection doc={data.map} /> : null}
-          {data.downloads ? <DownloadsSection doc={data.downloads} locale={locale} /> : null}
-          {settings.showInquiryForm ? <InquiryForm path={ctx.path} form={ctx.form} about={about} /> : null}
+          <div class={listing ? 'viewer has-sidebar' : 'viewer'}>
+            {navigator ? (
+              <NavigatorSection
+                navigator={navigator}
+                apartments={byId}
+                locale={locale}
+                t={t}
+                homesPath={listing ? ctx.path : null}
+                heading={t('explore')}
+                label={t('projectView')}
+                sidebarToggle={listing && !navigator.options.disableHidingSidebar}
+              />
+            ) : null}
+            {listing ? (
+              <Sidebar
+                path={ctx.path}
+                apartments={data.apartments}
+                buildings={data.estate.buildings}
+                filter={ctx.filter}
+                hideFilters={navigator?.options.hideFilters}
+                hideColumns={navigator?.options.hideColumns}
+                locale={locale}
+                t={t}
+                favourites={navigator?.options.favouritesEnabled}
+              />
+            ) : null}
+          </div>
+          <Addons data={data} ctx={ctx} about={about} />
         </main>
-      </body>
+      </Body>
+    </html>
+  );
+}
+
+/** A home's own page (GET /p/{slug}/homes/{id}): its card, description, images, and the form about it. */
+export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apartment }) {
+  const { data, ctx, home } = props;
+  const { t } = ctx;
+  const locale = data.settings.locale;
+  const canonical = `${ctx.publicUrl}${homeHref(ctx.path, home.id)}`;
+  const title = t('homeTitle', { home: home.name, estate: data.estate.name });
+  const description = (home.description?.trim() || describe(data, t, locale)).slice(0, 300);
+  const offer = offerOf(home, canonical);
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Apartment',
+    name: home.name,
+    url: canonical,
+    description,
+    ...(home.apartmentData.rooms !== undefined ? { numberOfRooms: home.apartmentData.rooms } : {}),
+    ...(offer ? { offers: offer } : {}),
+  };
+  const ctxHere = { ...ctx, form: ctx.form.values.apartmentIds ? ctx.form : { ...ctx.form, values: { ...ctx.form.values, apartmentIds: [home.id] } } };
+  return (
+    <html lang={ctx.lang}>
+      <Head ctx={ctx} title={title} description={description} canonical={canonical} image={null} jsonLd={jsonLd} words={clientMessages(locale)} />
+      <Body data={data} ctx={ctx}>
+        <header class="page-header">
+          <p class="back">
+            <a href={ctx.path}>{`‹ ${t('allHomes')}: ${data.estate.name}`}</a>
+          </p>
+        </header>
+        <main id="main" class="home-page">
+          <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage favourites={data.navigator?.options.favouritesEnabled} />
+          <HomeMore apartment={home} assets={data.assets} t={t} />
+          {data.settings.contact ? <ContactSection contact={data.settings.contact} t={t} /> : null}
+          {data.settings.showInquiryForm ? (
+            <InquiryForm path={ctx.path} form={ctxHere.form} about={home} t={t} privacyPolicyUrl={data.settings.privacyPolicyUrl} />
+          ) : null}
+        </main>
+      </Body>
     </html>
   );
 }

@@ -8,6 +8,8 @@ import type { Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import type { Navigator } from '../../navigators/schemas.js';
 import type { PageFields } from '../repository.js';
+import type { ListFilter } from '../shared/filter.js';
+import type { Translate } from '../shared/words.js';
 
 export type Asset = Static<typeof AddonAsset>;
 
@@ -27,14 +29,7 @@ export interface PageData {
   downloads: DownloadsDocument | null;
 }
 
-/** Values of the no-JS apartment filter form (GET query), already checked. */
-export interface ListFilter {
-  status?: string;
-  rooms?: number;
-  floor?: number;
-  maxPrice?: number;
-  q?: string;
-}
+export type { ListFilter };
 
 /** The inquiry form's state: what the visitor sent and the error of each field (after a 422). */
 export interface FormState {
@@ -59,4 +54,7 @@ export interface RenderContext {
   form: FormState;
   /** The apartment the form is about (?apartment= from "Ask about this home"). */
   askAbout: string | null;
+  /** The page's words in its language (shared/words.ts), and the `lang` that matches them. */
+  t: Translate;
+  lang: string;
 }

@@ -1,0 +1,89 @@
+/**
+ * The homes filter, one rule for the server (a GET of the page with the filter in its query string)
+ * and the browser (the same fields, applied without a reload). Plain code: no DOM, no Node.
+ */
+
+/** What a filter looks at for one home (the price only when the page shows it). */
+export interface HomeFacts {
+  name: string;
+  status: string;
+  rooms?: number | undefined;
+  floor?: number | undefined;
+  /** The shown price in cents, or undefined when the page does not show one. */
+  priceCents?: number | undefined;
+  /** The building's id. */
+  building?: string | undefined;
+  favourite?: boolean | undefined;
+}
+
+/** The filter's fields, as the address names them (`?status=ACTIVE&rooms=3&minPrice=…`). */
+export interface ListFilter {
+  status?: string;
+  rooms?: number;
+  floor?: number;
+  /** Whole currency units. */
+  minPrice?: number;
+  maxPrice?: number;
+  building?: string;
+  q?: string;
+  favourites?: boolean;
+}
+
+export const FILTER_FIELDS = ['status', 'rooms', 'floor', 'minPrice', 'maxPrice', 'building', 'q', 'favourites'] as const;
+export const PUBLIC_STATUSES = ['ACTIVE', 'BOOKED', 'SOLD'] as const;
+
+/** The filter a query string names: anything unexpected is ignored (a visitor's URL, not an API call). */
+export function filterOf(get: (name: string) => string | null | undefined): ListFilter {
+  const filter: ListFilter = {};
+  const text = (k: string) => (get(k) ?? '').trim();
+  const int = (k: string, min: number, max: number) => {
+    const v = text(k);
+    if (!/^-?\d{1,12}$/.test(v)) return undefined;
+    const n = Number(v);
+    return n >= min && n <= max ? n : undefined;
+  };
+  const status = text('status').toUpperCase();
+  if ((PUBLIC_STATUSES as readonly string[]).includes(status)) filter.status = status;
+  const rooms = int('rooms', 0, 10_000);
+  if (rooms !== undefined) filter.rooms = rooms;
+  const floor = int('floor', -100, 1000);
+  if (floor !== undefined) filter.floor = floor;
+  const maxPrice = int('maxPrice', 0, Number.MAX_SAFE_INTEGER / 100);
+  if (maxPrice !== undefined) filter.maxPrice = maxPrice;
+  const minPrice = int('minPrice', 0, Number.MAX_SAFE_INTEGER / 100);
+  if (minPrice !== undefined) filter.minPrice = minPrice;
+  const building = text('building').toLowerCase();
+  if (/^[0-9a-f-]{36}$/.test(building)) filter.building = building;
+  const q = text('q').slice(0, 100);
+  if (q) filter.q = q;
+  if (text('favourites') === '1') filter.favourites = true;
+  return filter;
+}
+
+/** True when `home` passes every field of `filter` that is set; a price filter only matches shown prices. */
+export function matches(home: HomeFacts, filter: ListFilter): boolean {
+  const q = filter.q?.trim().toLowerCase();
+  return (
+    home.status !== 'HIDDEN' &&
+    (filter.status === undefined || home.status === filter.status) &&
+    (filter.rooms === undefined || home.rooms === filter.rooms) &&
+    (filter.floor === undefined || home.floor === filter.floor) &&
+    (filter.maxPrice === undefined || (home.priceCents !== undefined && home.priceCents <= filter.maxPrice * 100)) &&
+    (filter.minPrice === undefined || (home.priceCents !== undefined && home.priceCents >= filter.minPrice * 100)) &&
+    (filter.building === undefined || home.building === filter.building) &&
+    (!filter.favourites || home.favourite === true) &&
+    (!q || home.name.toLowerCase().includes(q))
+  );
+}
+
+/** The query string of `filter` (sorted by FILTER_FIELDS), '' when nothing is set. */
+export function filterQuery(filter: ListFilter): string {
+  const params = new URLSearchParams();
+  for (const field of FILTER_FIELDS) {
+    const value = filter[field];
+    if (value === undefined || value === false) continue;
+    params.set(field, value === true ? '1' : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
