@@ -113,6 +113,8 @@ describe(`dashboard shapes screen, on ${TEST_DATABASE}`, () => {
     const res = await editor.get(screenUrl());
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    // same-origin, not the API's no-referrer: with no-referrer Chromium posts the screen's forms with Origin: null (refused).
+    expect(res.headers['referrer-policy']).toBe('same-origin');
     const html = res.body;
     expect(html).toContain('data-module="shape-editor"');
     expect(attribute(html, 'data-render-width')).toBe('1600');

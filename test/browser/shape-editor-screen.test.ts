@@ -1,0 +1,142 @@
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pathToRings } from '../../src/modules/shape-editor/polygons.js';
+import { type Browser, launchChromium } from './chromium.js';
+import { expectAccessible, screenshot, watchedPage } from './page-kit.js';
+import { call, upload } from './seed.js';
+import { ADMIN_TOKEN, type PageServer, startPageServer } from './server.js';
+
+// The shapes screen of the dashboard (issue 36, phase 2) in real Chromium, on the built server: an editor
+// signs in, opens a frame's screen from the Shapes list, draws one polygon, assigns an apartment by
+// typing in "Apartment or building", saves, reloads and sees it; without JavaScript the same screen
+// shows the render with its shapes and the homes still missing one. 0 axe-core violations, no console error.
+
+const RENDER = { width: 1600, height: 1200 };
+const PASSWORD = 'violet harbour lantern 42';
+
+let server: PageServer;
+let browser: Browser;
+let seeded: { orgId: string; key: string; navigatorId: string; frameId: string; apartments: Array<{ id: string; name: string }> };
+
+async function seed(base: string) {
+  const org = await call(base, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Screen Developments' });
+  const key = org.apiKey as string;
+  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: 'Screen Park', buildingName: 'Tower R' });
+  const specs = ['R-01', 'R-02', 'R-03'].map((name, i) => ({ name, externalId: `crm-r-${i + 1}`, status: 'ACTIVE' }));
+  const bulk = await call(base, 'POST', '/api/v1/apartment/bulk', key, { buildingId: setup.building.id, apartments: specs });
+  const png = await sharp({ create: { ...RENDER, channels: 3, background: '#d1d5db' } })
+    .png()
+    .toBuffer();
+  const asset = await upload(base, key, png, 'image/png', 'render.png');
+  const navigatorId = setup.navigator.id as string;
+  const frame = await call(base, 'POST', `/api/v1/navigator/${navigatorId}/images`, key, { assetId: asset.id, angle: 0, name: 'Front' });
+  await call(base, 'POST', `/api/v1/navigator/${navigatorId}/images`, key, { assetId: asset.id, angle: 180, name: 'Back' });
+  // An editor with an account (the invitation accepted as the invitation page posts it).
+  const invitation = await call(base, 'POST', `/api/v1/admin/organizations/${org.organization.id}/invitations`, ADMIN_TOKEN, {
+    email: 'drawer@screen.example',
+    role: 'editor',
+  });
+  const accepted = await fetch(`${base}${new URL(invitation.url).pathname}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ firstName: 'Dana', lastName: 'Drawer', password: PASSWORD }).toString(),
+  });
+  if (accepted.status !== 303) throw new Error(`invitation -> ${accepted.status} ${await accepted.text()}`);
+  return {
+    orgId: org.organization.id as string,
+    key,
+    navigatorId,
+    frameId: frame.id as string,
+    apartments: specs.map((s, i) => ({ id: bulk.ids[i] as string, name: s.name })),
+  };
+}
+
+beforeAll(async () => {
+  server = await startPageServer();
+  seeded = await seed(server.base);
+  browser = launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const toScreen = (page: Page, p: { x: number; y: number }) =>
+  page.evaluate(({ x, y }) => {
+    const svg = document.querySelector('svg.se-canvas') as SVGSVGElement;
+    const point = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM()!);
+    return { x: point.x, y: point.y };
+  }, p);
+
+describe('the shapes screen', () => {
+  it('an editor signs in, opens a frame, draws a polygon, assigns an apartment by typing, saves, reloads and sees it', async () => {
+    const context = await browser.context({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 });
+    const { page, problems } = await watchedPage(context, server.base);
+    await page.goto(`${server.base}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill('drawer@screen.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Shapes' }).click();
+    await page.getByRole('link', { name: 'Front' }).click();
+    await page.getByRole('application', { name: 'Shape editor' }).waitFor();
+    expect(page.url()).toBe(`${server.base}/dashboard/o/${seeded.orgId}/navigators/${seeded.navigatorId}/frames/${seeded.frameId}/shapes`);
+    // The read-only view is hidden once the island runs.
+    expect(await page.locator('.shapes-static').isVisible()).toBe(false);
+    await expectAccessible(page, 'shapes screen, editor');
+
+    const corners = [
+      { x: 200.5, y: 150.25 },
+      { x: 700, y: 150.25 },
+      { x: 700, y: 600 },
+      { x: 200.5, y: 600 },
+    ];
+    for (const corner of [...corners, corners[0]!]) {
+      const at = await toScreen(page, corner);
+      await page.mouse.click(at.x, at.y);
+    }
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Shape closed with 4 points/);
+    const box = page.getByRole('combobox', { name: 'Apartment or building' });
+    await box.pressSequentially('r-02');
+    await page.getByRole('option', { name: /^R-02 \(/ }).waitFor();
+    await box.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: /^Shape 1: R-02$/ }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Save shapes' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved 1 shape');
+    await screenshot(page, 'shape-editor-screen-saved', false);
+
+    // Stored through the dashboard's endpoint, in the render's pixels (one render pixel per screen pixel or better here).
+    const res = await fetch(`${server.base}/api/v1/navigator/${seeded.navigatorId}/images/${seeded.frameId}/shapes`, {
+      headers: { authorization: `Bearer ${seeded.key}` },
+    });
+    const stored = (await res.json()) as Array<{ referenceId: string; shape: string }>;
+    expect(stored.map((s) => s.referenceId)).toEqual([seeded.apartments[1]!.id]);
+    const tolerance = Math.max(1, await page.evaluate(() => 1 / (document.querySelector('svg.se-canvas') as SVGSVGElement).getScreenCTM()!.a));
+    const got = pathToRings(stored[0]!.shape).rings[0]!;
+    got.forEach((p, i) => {
+      expect(Math.abs(p.x - corners[i]!.x)).toBeLessThanOrEqual(tolerance);
+      expect(Math.abs(p.y - corners[i]!.y)).toBeLessThanOrEqual(tolerance);
+    });
+
+    await page.reload();
+    await page.getByRole('application', { name: 'Shape editor' }).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: /^Shape 1: R-02$/ }).count()).toBe(1);
+    expect(problems).toEqual([]);
+
+    // Without JavaScript, the same screen: the render with the shape, and the homes still missing one.
+    const noScript = await browser.context({ viewport: { width: 1280, height: 1000 }, javaScriptEnabled: false });
+    await noScript.addCookies(await context.cookies());
+    const plain = await noScript.newPage();
+    await plain.goto(page.url());
+    expect(await plain.locator('.shapes-static svg path').count()).toBe(1);
+    expect(await plain.locator('.shapes-static svg path title').textContent()).toBe('R-02 (crm-r-2)');
+    expect(await plain.getByRole('list', { name: 'Homes without a shape' }).getByRole('listitem').allTextContents()).toEqual([
+      'R-01 (crm-r-1)',
+      'R-03 (crm-r-3)',
+      'Tower R (building)',
+    ]);
+    await expect.poll(() => plain.getByRole('button', { name: 'Check the file' }).count()).toBe(1);
+    await screenshot(plain, 'shape-editor-screen-no-script', false);
+  });
+});
