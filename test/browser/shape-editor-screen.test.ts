@@ -136,7 +136,18 @@ describe('the shapes screen', () => {
       'R-03 (crm-r-3)',
       'Tower R (building)',
     ]);
-    await expect.poll(() => plain.getByRole('button', { name: 'Check the file' }).count()).toBe(1);
     await screenshot(plain, 'shape-editor-screen-no-script', false);
+
+    // The import form without JavaScript: Chromium's own multipart post, the report, then the save.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600"><rect id="crm-r-1" x="10" y="10" width="100" height="50"/><path id="R-03" d="M200 200H300V300H200Z"/><path id="Nobody" d="M0 0H5V5Z"/></svg>`;
+    await plain.getByLabel('SVG file', { exact: true }).setInputFiles({ name: 'plan.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
+    await plain.getByRole('button', { name: 'Check the file' }).click();
+    await plain.getByRole('heading', { name: 'Import into Front' }).waitFor();
+    expect(await plain.getByRole('list', { name: 'Matched', exact: true }).getByRole('listitem').allTextContents()).toEqual(['crm-r-1 → R-01', 'R-03 → R-03']);
+    expect(await plain.getByRole('list', { name: 'Unmatched' }).getByRole('listitem').allTextContents()).toEqual(['Nobody']);
+    await plain.getByRole('button', { name: 'Save the imported shapes' }).click();
+    await plain.getByText('The shapes from the SVG file are saved.').waitFor();
+    expect(await plain.locator('.shapes-static svg path').count()).toBe(3);
+    expect(await plain.getByRole('list', { name: 'Homes without a shape' }).getByRole('listitem').allTextContents()).toEqual(['Tower R (building)']);
   });
 });
