@@ -119,16 +119,27 @@ describe('the shapes screen', () => {
       expect(Math.abs(p.y - corners[i]!.y)).toBeLessThanOrEqual(tolerance);
     });
 
+    const frontUrl = page.url();
     await page.reload();
     await page.getByRole('application', { name: 'Shape editor' }).waitFor();
     await expect.poll(() => page.getByRole('button', { name: /^Shape 1: R-02$/ }).count()).toBe(1);
+
+    // "Copy shapes from" on the other frame reads this frame's shapes through the dashboard (data-frame-shapes-url).
+    await page.getByRole('link', { name: 'Back', exact: true }).click();
+    await page.getByRole('application', { name: 'Shape editor' }).waitFor();
+    await page.getByLabel('Frame to copy from').selectOption({ label: 'Front' });
+    await page.getByRole('button', { name: 'Copy shapes from' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Copied 1 shapes from Front');
+    await page.getByRole('button', { name: 'Save shapes' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Saved 1 shape');
     expect(problems).toEqual([]);
+    await page.goto(frontUrl);
 
     // Without JavaScript, the same screen: the render with the shape, and the homes still missing one.
     const noScript = await browser.context({ viewport: { width: 1280, height: 1000 }, javaScriptEnabled: false });
     await noScript.addCookies(await context.cookies());
     const plain = await noScript.newPage();
-    await plain.goto(page.url());
+    await plain.goto(frontUrl);
     expect(await plain.locator('.shapes-static svg path').count()).toBe(1);
     expect(await plain.locator('.shapes-static svg path title').textContent()).toBe('R-02 (crm-r-2)');
     expect(await plain.getByRole('list', { name: 'Homes without a shape' }).getByRole('listitem').allTextContents()).toEqual([
