@@ -1,61 +1,23 @@
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathToRings } from '../../src/modules/shape-editor/polygons.js';
 import { type Browser, launchChromium } from './chromium.js';
+import { type DashboardSeed, EDITOR_EMAIL, PASSWORD, seedDashboardEstate, toScreen } from './dashboard-seed.js';
 import { expectAccessible, screenshot, watchedPage } from './page-kit.js';
-import { call, upload } from './seed.js';
-import { ADMIN_TOKEN, type PageServer, startPageServer } from './server.js';
+import { type PageServer, startPageServer } from './server.js';
 
 // The shapes screen of the dashboard (issue 36, phase 2) in real Chromium, on the built server: an editor
 // signs in, opens a frame's screen from the Shapes list, draws one polygon, assigns an apartment by
 // typing in "Apartment or building", saves, reloads and sees it; without JavaScript the same screen
 // shows the render with its shapes and the homes still missing one. 0 axe-core violations, no console error.
 
-const RENDER = { width: 1600, height: 1200 };
-const PASSWORD = 'violet harbour lantern 42';
-
 let server: PageServer;
 let browser: Browser;
-let seeded: { orgId: string; key: string; navigatorId: string; frameId: string; apartments: Array<{ id: string; name: string }> };
-
-async function seed(base: string) {
-  const org = await call(base, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Screen Developments' });
-  const key = org.apiKey as string;
-  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: 'Screen Park', buildingName: 'Tower R' });
-  const specs = ['R-01', 'R-02', 'R-03'].map((name, i) => ({ name, externalId: `crm-r-${i + 1}`, status: 'ACTIVE' }));
-  const bulk = await call(base, 'POST', '/api/v1/apartment/bulk', key, { buildingId: setup.building.id, apartments: specs });
-  const png = await sharp({ create: { ...RENDER, channels: 3, background: '#d1d5db' } })
-    .png()
-    .toBuffer();
-  const asset = await upload(base, key, png, 'image/png', 'render.png');
-  const navigatorId = setup.navigator.id as string;
-  const frame = await call(base, 'POST', `/api/v1/navigator/${navigatorId}/images`, key, { assetId: asset.id, angle: 0, name: 'Front' });
-  await call(base, 'POST', `/api/v1/navigator/${navigatorId}/images`, key, { assetId: asset.id, angle: 180, name: 'Back' });
-  // An editor with an account (the invitation accepted as the invitation page posts it).
-  const invitation = await call(base, 'POST', `/api/v1/admin/organizations/${org.organization.id}/invitations`, ADMIN_TOKEN, {
-    email: 'drawer@screen.example',
-    role: 'editor',
-  });
-  const accepted = await fetch(`${base}${new URL(invitation.url).pathname}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ firstName: 'Dana', lastName: 'Drawer', password: PASSWORD }).toString(),
-  });
-  if (accepted.status !== 303) throw new Error(`invitation -> ${accepted.status} ${await accepted.text()}`);
-  return {
-    orgId: org.organization.id as string,
-    key,
-    navigatorId,
-    frameId: frame.id as string,
-    apartments: specs.map((s, i) => ({ id: bulk.ids[i] as string, name: s.name })),
-  };
-}
+let seeded: DashboardSeed;
 
 beforeAll(async () => {
   server = await startPageServer();
-  seeded = await seed(server.base);
+  seeded = await seedDashboardEstate(server.base, 3);
   browser = launchChromium();
 });
 afterAll(async () => {
@@ -63,19 +25,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const toScreen = (page: Page, p: { x: number; y: number }) =>
-  page.evaluate(({ x, y }) => {
-    const svg = document.querySelector('svg.se-canvas') as SVGSVGElement;
-    const point = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM()!);
-    return { x: point.x, y: point.y };
-  }, p);
-
 describe('the shapes screen', () => {
   it('an editor signs in, opens a frame, draws a polygon, assigns an apartment by typing, saves, reloads and sees it', async () => {
     const context = await browser.context({ viewport: { width: 1280, height: 1000 }, deviceScaleFactor: 1 });
     const { page, problems } = await watchedPage(context, server.base);
     await page.goto(`${server.base}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill('drawer@screen.example');
+    await page.getByLabel('Email').fill(EDITOR_EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Shapes' }).click();
