@@ -51,6 +51,12 @@ if (assets.status !== 0) {
   if (assets.error) process.stderr.write(`estate-publisher: could not bundle the page assets: ${assets.error.message}\n`);
   process.exit(assets.status ?? 1);
 }
+// The dashboard's shape editor island and its stylesheet (esbuild; dist/editor-assets/).
+const editor = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-editor-assets.mjs')], { cwd: root, stdio: 'inherit' });
+if (editor.status !== 0) {
+  if (editor.error) process.stderr.write(`estate-publisher: could not bundle the shape editor: ${editor.error.message}\n`);
+  process.exit(editor.status ?? 1);
+}
 // Files the TypeScript compiler does not copy: the public page's stylesheet (src/modules/pages/assets.ts reads it next to its module).
 for (const file of ['src/modules/pages/page.css', 'src/modules/dashboard/dashboard.css']) copyFileSync(path.join(root, file), path.join(root, 'dist', file));
 // Stamped with the start time: a source saved while tsc ran is newer, so the next start builds again.

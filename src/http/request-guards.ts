@@ -33,7 +33,8 @@ export function installRequestGuards(app: FastifyInstance, config: Readonly<Conf
     drainUnreadBody(request.raw);
     reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
+    // A page that chose its own policy keeps it: the dashboard's same-origin lets its forms' posts carry their Origin (no-referrer sends Origin: null).
+    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'no-referrer');
     const origin = request.headers.origin;
     if (origin) {
       const auth = request.routeOptions.config?.auth;

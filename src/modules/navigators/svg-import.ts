@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../errors.js';
 import { isUuid } from '../../ids.js';
-import { type ImportReport, importSvg, withImported } from '../shape-editor/index.js';
+import { type ImportReport, type Reference, importSvg, withImported } from '../shape-editor/index.js';
 import { optionsOf } from './document.js';
 import type { NavigatorFrames } from './frames.js';
 import { navigatorsRepository as repo } from './repository.js';
@@ -17,6 +17,11 @@ export class NavigatorSvgImport {
     private readonly db: Database,
     private readonly frames: NavigatorFrames,
   ) {}
+
+  /** The estate's apartments and buildings as the import matches them (and the editor's combobox lists them). */
+  homes(organizationId: string, estateId: string): Promise<Reference[]> {
+    return repo.homesOf(this.db, organizationId, estateId);
+  }
 
   /** What importing `svg` into the frame would do: matched, unmatched and duplicate names, nothing saved. */
   async report(organizationId: string, navigatorId: string, frameId: string, svg: string): Promise<ImportReport> {

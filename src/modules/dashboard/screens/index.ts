@@ -5,12 +5,14 @@ import { estateScreen } from './estates.js';
 import { inquiryScreen } from './inquiries.js';
 import { memberRoutes } from './members.js';
 import { allScreens, registerScreen } from './registry.js';
+import { shapesScreen } from './shapes.js';
 
 // The navigation's order. Later screens (assets, add-ons, navigators, the page, API keys, webhooks,
 // domains) are added here.
 registerScreen({ id: 'estates', label: 'Estates', path: 'estates', minimum: 'viewer', routes: estateScreen });
 registerScreen({ id: 'apartments', label: 'Apartments', path: 'apartments', minimum: 'viewer', routes: apartmentScreen });
 registerScreen({ id: 'inquiries', label: 'Inquiries', path: 'inquiries', minimum: 'viewer', routes: inquiryScreen });
+registerScreen({ id: 'shapes', label: 'Shapes', path: 'shapes', minimum: 'viewer', routes: shapesScreen });
 registerScreen({ id: 'members', label: 'Members', path: 'members', minimum: 'admin', routes: memberRoutes });
 registerScreen({ id: 'account', label: 'Your account', path: 'account', minimum: 'viewer', routes: accountRoutes });
 
