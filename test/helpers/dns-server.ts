@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import dgram from 'node:dgram';
+import { existsSync } from 'node:fs';
+import dnsPacket from 'dns-packet';
 import { freePort } from './processes.js';
 
 /** Debian's pebble-challtestsrv (package pebble): a DNS server whose TXT records a test sets over HTTP. */
@@ -15,10 +18,64 @@ export interface TestDns {
 }
 
 /**
+ * The test's own DNS server: Debian's pebble-challtestsrv where it is installed (CI installs it), else
+ * one in this process (`startNodeDns`; also with TEST_DNS=node), so `npm test` needs nothing but Node.js on a
+ * fresh machine.
+ */
+export async function startTestDns(): Promise<TestDns> {
+  return existsSync(CHALLTESTSRV) && process.env.TEST_DNS !== 'node' ? startChalltestsrv() : startNodeDns();
+}
+
+/**
+ * A DNS server in this process on a free UDP port of 127.0.0.1 (dns-packet for the wire format): TXT
+ * records as set and, as pebble-challtestsrv does, an empty answer (NOERROR) for any other name or type.
+ * Answers are small, so UDP alone serves Node's resolver (c-ares retries over TCP only when truncated).
+ */
+export async function startNodeDns(): Promise<TestDns> {
+  const records = new Map<string, string[]>();
+  const key = (name: string) => name.replace(/\.$/, '').toLowerCase();
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', (message, peer) => {
+    let query: dnsPacket.Packet;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    const question = query.questions?.[0];
+    if (!question) return;
+    const values = records.get(key(question.name));
+    const answer = dnsPacket.encode({
+      id: query.id,
+      type: 'response',
+      flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE,
+      questions: [question],
+      answers:
+        values && question.type === 'TXT' ? values.map((data) => ({ type: 'TXT' as const, class: 'IN' as const, name: question.name, ttl: 0, data })) : [],
+    });
+    socket.send(answer, peer.port, peer.address);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    server: `127.0.0.1:${socket.address().port}`,
+    setTxt: async (name, value) => {
+      records.set(key(name), [...(records.get(key(name)) ?? []), value]);
+    },
+    clearTxt: async (name) => {
+      records.delete(key(name));
+    },
+    stop: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/**
  * A pebble-challtestsrv of the test's own: its DNS on a free port of 127.0.0.1 (UDP and TCP), its
  * management API on another, its HTTP-01, HTTPS and TLS-ALPN listeners off.
  */
-export async function startTestDns(): Promise<TestDns> {
+export async function startChalltestsrv(): Promise<TestDns> {
   const dnsPort = await freePort();
   const managementPort = await freePort();
   const child: ChildProcess = spawn(

@@ -10,7 +10,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../browser/chromium.js';
 import { type TestApp, createTestApp } from '../helpers/app.js';
-import { type TestDns, startTestDns } from '../helpers/dns-server.js';
+import { type TestDns, startChalltestsrv } from '../helpers/dns-server.js';
 import { seedPage } from '../helpers/page-seed.js';
 import { ROOT, freePort } from '../helpers/processes.js';
 
@@ -89,7 +89,7 @@ describe('your own domain over TLS: Caddy, Pebble and Chromium (issue 37)', () =
 
   beforeAll(async () => {
     // The service, its estate's page on, HOST verified through the test's DNS server; UNVERIFIED only added.
-    dns = await startTestDns();
+    dns = await startChalltestsrv();
     t = await createTestApp({ env: { PUBLIC_URL: 'https://pages.test-publisher.example', DNS_SERVERS: dns.server } });
     const org = await t.createOrg('TLS agency');
     estateName = 'Lindenpark Homes';
