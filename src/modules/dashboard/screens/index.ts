@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account.js';
 import { apartmentScreen } from './apartments.js';
+import { domainScreen } from './domains.js';
 import { estateScreen } from './estates.js';
 import { inquiryScreen } from './inquiries.js';
 import { memberRoutes } from './members.js';
@@ -12,6 +13,7 @@ registerScreen({ id: 'estates', label: 'Estates', path: 'estates', minimum: 'vie
 registerScreen({ id: 'apartments', label: 'Apartments', path: 'apartments', minimum: 'viewer', routes: apartmentScreen });
 registerScreen({ id: 'inquiries', label: 'Inquiries', path: 'inquiries', minimum: 'viewer', routes: inquiryScreen });
 registerScreen({ id: 'members', label: 'Members', path: 'members', minimum: 'admin', routes: memberRoutes });
+registerScreen({ id: 'domains', label: 'Domains', path: 'domains', minimum: 'admin', routes: domainScreen });
 registerScreen({ id: 'account', label: 'Your account', path: 'account', minimum: 'viewer', routes: accountRoutes });
 
 /** Every screen of an organization, under /dashboard/o/:orgId. */
