@@ -117,6 +117,24 @@ describe('dashboard: domains', () => {
     expect(page.body).toContain('The hostname is verified');
   });
 
+  it('verify when the DNS server does not answer: 503, said next to the hostname, nothing changed', async () => {
+    const silent = await createTestApp({ env: { DNS_SERVERS: '127.0.0.1:9', DNS_TIMEOUT_MS: '200' } });
+    try {
+      const org = await silent.createOrg('Domains Screen Silent');
+      const user = await joinAs(silent, org.id, 'admin@domains-silent.example', 'admin');
+      const id = (await createEstate(silent, org.key, { name: 'Quiet' })).id;
+      const where = `/dashboard/o/${org.id}/domains`;
+      expect((await user.post(where, { estateId: id, hostname: 'quiet.homes.example' })).statusCode).toBe(303);
+      const res = await user.post(`${where}/${id}/quiet.homes.example/verify`, {});
+      expect(res.statusCode).toBe(503);
+      expect(res.body).toContain('id="domain-0-error"');
+      expect(res.body).toContain('Could not check now: the DNS lookup of _pps-challenge.quiet.homes.example failed');
+      expect(res.body).toContain('data-status="pending"');
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('an editor neither sees nor uses the page', async () => {
     const nav = await editor.get(`${base}/estates`);
     expect(nav.statusCode).toBe(200);

@@ -33,6 +33,7 @@ const plain = (message: string) => {
 function verifyProblem(err: AppError): string {
   const found = /is not verified: (.*)\. Create a TXT record/s.exec(err.message)?.[1];
   if (found) return `Not verified yet. DNS answered: ${found}. Check the TXT record below; DNS changes may take a while to be seen.`;
+  if (err.statusCode === 503) return `Could not check now: ${err.message}.`;
   return plain(err.message);
 }
 
