@@ -77,6 +77,12 @@ describe('the dashboard', () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Members' }).click();
     await page.waitForURL(/\/members$/);
     await expectAccessible(page, 'members');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Domains' }).click();
+    await page.getByLabel('Hostname').fill('homes.browser.example');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.waitForURL(/\/domains\?done=added$/);
+    expect(await page.getByLabel('TXT record name').inputValue()).toBe('_pps-challenge.homes.browser.example');
+    await expectAccessible(page, 'domains');
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Your account' }).click();
     await expectAccessible(page, 'account');
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account.js';
 import { apartmentScreen } from './apartments.js';
+import { domainScreen } from './domains.js';
 import { estateScreen } from './estates.js';
 import { inquiryScreen } from './inquiries.js';
 import { memberRoutes } from './members.js';
@@ -14,6 +15,7 @@ registerScreen({ id: 'apartments', label: 'Apartments', path: 'apartments', mini
 registerScreen({ id: 'inquiries', label: 'Inquiries', path: 'inquiries', minimum: 'viewer', routes: inquiryScreen });
 registerScreen({ id: 'shapes', label: 'Shapes', path: 'shapes', minimum: 'viewer', routes: shapesScreen });
 registerScreen({ id: 'members', label: 'Members', path: 'members', minimum: 'admin', routes: memberRoutes });
+registerScreen({ id: 'domains', label: 'Domains', path: 'domains', minimum: 'admin', routes: domainScreen });
 registerScreen({ id: 'account', label: 'Your account', path: 'account', minimum: 'viewer', routes: accountRoutes });
 
 /** Every screen of an organization, under /dashboard/o/:orgId. */
