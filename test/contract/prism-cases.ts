@@ -32,6 +32,11 @@ export const OUTSIDE_CASES: Record<string, (w: World) => CaseRequest | Promise<C
     url: `/api/v1/admin/organizations/${w.a.id}/users`,
     body: { email: `prism-${++n}-${Date.now()}@example.com`, firstName: 'Prism' },
   }),
+  // The dashboard's operator invitation (issue 35): the answer holds the single-use link.
+  'POST /api/v1/admin/organizations/:id/invitations': (w) => ({
+    url: `/api/v1/admin/organizations/${w.a.id}/invitations`,
+    body: { email: `prism-invitee-${++n}-${Date.now()}@example.com`, role: 'editor' },
+  }),
   'POST /api/v1/admin/apartments/:id/panoramas': (w) => ({
     url: `/api/v1/admin/apartments/${w.ids.apartment}/panoramas`,
     body: { name: `Prism panorama ${++n}`, src: 'https://tours.example.com/p.jpg' },
