@@ -99,6 +99,17 @@ export function PostForm(props: { action: string; csrf: string; class?: string; 
 }
 
 /** The confirmation after a change (the `done` code of the redirect, from a fixed table: no text from the URL). */
+/** A problem with the whole form (not one field): the error summary with one sentence, or nothing. */
+export function Problem(props: { text: string | undefined }) {
+  if (!props.text) return null;
+  return (
+    <div class="error-summary" role="alert">
+      <h2>There is a problem</h2>
+      <p>{props.text}</p>
+    </div>
+  );
+}
+
 export function Notice(props: { text: string | undefined }) {
   if (!props.text) return null;
   return <div class="notice">{props.text}</div>;

@@ -5,7 +5,7 @@ import { etagOf } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
-import { Notice, PostForm } from '../render/forms.js';
+import { Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -68,12 +68,7 @@ function ApartmentsTable(props: TableState) {
   return (
     <Shell ctx={ctx} title="Apartments" current="apartments">
       <Notice text={props.done ? DONE[props.done] : undefined} />
-      {props.problem ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.problem}</p>
-        </div>
-      ) : null}
+      <Problem text={props.problem} />
       <form method="get" action={base} class="filters" aria-label="Filter apartments">
         <div class="field">
           <label for="filter-estate">Estate</label>

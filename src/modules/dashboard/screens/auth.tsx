@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../errors.js';
 import { FieldErrors, INVITATION_UNUSABLE, SIGN_IN_FAILED } from '../people/service.js';
-import { ErrorSummary, type Errors, Field } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Plain } from '../render/shell.js';
 import { clearSessionCookie, requireSession, setSessionCookie } from '../session.js';
@@ -12,12 +12,7 @@ const INVITE_LABELS = { firstName: 'First name', lastName: 'Last name', password
 function SignIn(props: { email?: string; error?: string; next?: string }) {
   return (
     <Plain title="Sign in">
-      {props.error ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.error}</p>
-        </div>
-      ) : null}
+      <Problem text={props.error} />
       <form method="post" action="/dashboard/sign-in" novalidate>
         {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
         <Field name="email" label="Email" type="email" value={props.email} autoComplete="username" required maxLength={254} />

@@ -5,7 +5,7 @@ import { isUuid } from '../../../ids.js';
 import { CreateBuildingBody, UpdateBuildingBody } from '../../buildings/schemas.js';
 import { SetupBody, UpdateEstateBody } from '../../estates/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
-import { ErrorSummary, type Errors, Field, Notice, PostForm } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -108,12 +108,7 @@ function EstateEdit(props: { ctx: OrgContext; estate: Estate; values?: Record<st
         <a href={`${ctx.base}/estates`}>All estates</a>
       </p>
       <Notice text={props.done ? DONE[props.done] : undefined} />
-      {props.problem ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.problem}</p>
-        </div>
-      ) : null}
+      <Problem text={props.problem} />
       <ErrorSummary errors={props.errors} labels={LABELS} />
       {editable ? (
         <PostForm action={`${ctx.base}/estates/${estate.id}`} csrf={ctx.session.csrf} label="Edit estate">

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../../errors.js';
 import { DASHBOARD_ROLES, FieldErrors } from '../people/service.js';
-import { ErrorSummary, type Errors, Field, Notice, PostForm, Select } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem, Select } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, requireOrg } from '../session.js';
@@ -33,12 +33,7 @@ function MembersScreen(props: {
   return (
     <Shell ctx={ctx} title="Members" current="members">
       <Notice text={props.done ? DONE[props.done] : undefined} />
-      {props.problem ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.problem}</p>
-        </div>
-      ) : null}
+      <Problem text={props.problem} />
       {props.link ? (
         <div class="notice">
           <p>Invitation created. Send this link to the person; it works once, for 7 days, and is not shown again:</p>

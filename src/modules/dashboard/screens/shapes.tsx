@@ -7,7 +7,7 @@ import { shapesEtag } from '../../navigators/frames.js';
 import type { Navigator, NavigatorImage, ShapeInput } from '../../navigators/schemas.js';
 import { ShapesBody } from '../../navigators/schemas.js';
 import { type ImportReport, MAX_SVG_LENGTH, type Reference } from '../../shape-editor/index.js';
-import { Notice } from '../render/forms.js';
+import { Notice, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { CSRF_FIELD, type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -137,12 +137,7 @@ function FrameScreen(props: { ctx: OrgContext; data: ScreenData; done?: string |
         ))}
       </p>
       <Notice text={props.done ? DONE[props.done] : undefined} />
-      {props.problem ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.problem}</p>
-        </div>
-      ) : null}
+      <Problem text={props.problem} />
       {editable ? (
         <div
           data-module="shape-editor"
@@ -196,12 +191,7 @@ function ReportScreen(props: { ctx: OrgContext; data: ScreenData; report: Import
       <p>
         <a href={here}>Back to the shapes of {data.frame.name}</a>
       </p>
-      {props.problem ? (
-        <div class="error-summary" role="alert">
-          <h2>There is a problem</h2>
-          <p>{props.problem}</p>
-        </div>
-      ) : null}
+      <Problem text={props.problem} />
       <p>Nothing is saved yet. This is what the file holds:</p>
       <dl class="shapes-report">
         <dt>Matched ({report.matched.length})</dt>
