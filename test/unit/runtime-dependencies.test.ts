@@ -17,6 +17,20 @@ const packageOf = (specifier: string) =>
     .slice(0, specifier.startsWith('@') ? 2 : 1)
     .join('/');
 
+/** esbuild's bundle graph from these entry points (files of the project), packages left outside. */
+const importGraph = (...entries: string[]) =>
+  build({
+    entryPoints: entries.map((entry) => path.join(ROOT, entry)),
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outdir: path.join(ROOT, 'dist-runtime-dependencies-test'),
+    logLevel: 'silent',
+  });
+
 /**
  * What the server and the CLI load at run time, followed from their entry points through every static
  * and dynamic import (esbuild's bundle graph, packages left outside): each package must be a runtime
@@ -26,17 +40,7 @@ const packageOf = (specifier: string) =>
  */
 describe('runtime dependencies', () => {
   it('are every package src/ imports from the server and the CLI, the typed client of `apply` included', async () => {
-    const result = await build({
-      entryPoints: [path.join(ROOT, 'src/server.ts'), path.join(ROOT, 'src/cli/index.ts')],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outdir: path.join(ROOT, 'dist-runtime-dependencies-test'),
-      logLevel: 'silent',
-    });
+    const result = await importGraph('src/server.ts', 'src/cli/index.ts');
     const imported = new Set<string>();
     for (const input of Object.values(result.metafile.inputs)) {
       for (const i of input.imports) {
@@ -54,17 +58,7 @@ describe('runtime dependencies', () => {
   });
 
   it('leave openapi-fetch out of the server: only the CLI’s apply command loads it', async () => {
-    const result = await build({
-      entryPoints: [path.join(ROOT, 'src/server.ts')],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      outdir: path.join(ROOT, 'dist-runtime-dependencies-test'),
-      logLevel: 'silent',
-    });
+    const result = await importGraph('src/server.ts');
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
     expect(imports).toContain('fastify');
     expect(imports).not.toContain('openapi-fetch');

@@ -210,27 +210,11 @@ function ReportScreen(props: { ctx: OrgContext; data: ScreenData; report: Import
         </dd>
         <dt>Unmatched ({report.unmatched.length})</dt>
         <dd>
-          {report.unmatched.length === 0 ? (
-            'None.'
-          ) : (
-            <ul aria-label="Unmatched">
-              {report.unmatched.map((name, i) => (
-                <li key={`${i}:${name}`}>{name}</li>
-              ))}
-            </ul>
-          )}
+          <NameList label="Unmatched" names={report.unmatched} />
         </dd>
         <dt>Duplicates ({report.duplicates.length})</dt>
         <dd>
-          {report.duplicates.length === 0 ? (
-            'None.'
-          ) : (
-            <ul aria-label="Duplicates">
-              {report.duplicates.map((name, i) => (
-                <li key={`${i}:${name}`}>{name} (the first shape of this home is used)</li>
-              ))}
-            </ul>
-          )}
+          <NameList label="Duplicates" names={report.duplicates} suffix=" (the first shape of this home is used)" />
         </dd>
         {report.unnamed > 0 ? (
           <>
@@ -467,4 +451,16 @@ export async function shapesScreen(app: FastifyInstance): Promise<void> {
       return sendHtml(reply, <ReportScreen ctx={ctx} data={data} report={report} svg={svg} problem={problem} />, err.statusCode);
     }
   });
+}
+
+/** A list of names in the SVG import's report, or "None.". */
+function NameList(props: { label: string; names: readonly string[]; suffix?: string }) {
+  if (props.names.length === 0) return <>None.</>;
+  return (
+    <ul aria-label={props.label}>
+      {props.names.map((name, i) => (
+        <li key={`${i}:${name}`}>{`${name}${props.suffix ?? ''}`}</li>
+      ))}
+    </ul>
+  );
 }
