@@ -42,12 +42,7 @@ export function Field(props: {
           {props.hint}
         </p>
       ) : null}
-      {error ? (
-        <p class="error-message" id={`${id}-error`}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
       <input
         id={id}
         name={props.name}
@@ -64,6 +59,17 @@ export function Field(props: {
   );
 }
 
+/** A field's error message, referenced by its control's aria-describedby (`{id}-error`). */
+function FieldError(props: { id: string; error: string | undefined }) {
+  if (!props.error) return null;
+  return (
+    <p class="error-message" id={`${props.id}-error`}>
+      <span class="visually-hidden">Error: </span>
+      {props.error}
+    </p>
+  );
+}
+
 /** A labelled select with its error next to it. */
 export function Select(props: { name: string; label: string; options: Array<[string, string]>; value?: string | undefined; errors?: Errors | undefined }) {
   const id = `field-${props.name}`;
@@ -71,12 +77,7 @@ export function Select(props: { name: string; label: string; options: Array<[str
   return (
     <div class={error ? 'field field-error' : 'field'}>
       <label for={id}>{props.label}</label>
-      {error ? (
-        <p class="error-message" id={`${id}-error`}>
-          <span class="visually-hidden">Error: </span>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
       <select id={id} name={props.name} aria-describedby={error ? `${id}-error` : undefined} aria-invalid={error ? 'true' : undefined}>
         {props.options.map(([value, label]) => (
           <option key={value} value={value} selected={value === props.value}>
