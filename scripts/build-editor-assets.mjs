@@ -1,6 +1,7 @@
 // Bundles the shape editor island (src/modules/shape-editor/client/) with the dashboard's shapes screen's
 // stylesheet (src/modules/dashboard/screens/shapes.css) with esbuild into dist/editor-assets/:
-//   shape-editor.js   the island, an ES module that mounts every [data-module="shape-editor"] root
+//   shape-editor.js         the island, an ES module that mounts every [data-module="shape-editor"] root
+//   shape-editor-import.js  the SVG import (saxes, svgpath), an ES module the island imports on first use
 //   shape-editor.css  the island's rules and the screen's (the read-only view without JavaScript)
 // src/modules/dashboard/screens/shapes-assets.ts reads both, hashes them and serves them under /p/_assets/
 // (immutable) with the dashboard's stylesheet; only the shapes screen links them.
@@ -21,12 +22,18 @@ const screenCss = path.join(root, 'src', 'modules', 'dashboard', 'screens', 'sha
 const target = ['es2020', 'chrome90', 'firefox90', 'safari15'];
 const common = { bundle: true, minify: true, write: false, legalComments: 'none', target, logLevel: 'warning' };
 
-const [script, style] = await Promise.all([
+const [script, importer, style] = await Promise.all([
   build({
     ...common,
     stdin: { contents: "import { initShapeEditors } from './shape-editor.client.ts';\ninitShapeEditors();\n", resolveDir: client, loader: 'ts' },
     format: 'esm',
     outfile: path.join(out, 'shape-editor.js'),
+  }),
+  build({
+    ...common,
+    entryPoints: [path.join(client, 'svg-import.entry.ts')],
+    format: 'esm',
+    outfile: path.join(out, 'shape-editor-import.js'),
   }),
   build({
     ...common,
@@ -37,4 +44,5 @@ const [script, style] = await Promise.all([
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-for (const file of [...script.outputFiles, ...style.outputFiles]) writeFileSync(path.join(out, path.basename(file.path)), file.contents);
+for (const file of [...script.outputFiles, ...importer.outputFiles, ...style.outputFiles])
+  writeFileSync(path.join(out, path.basename(file.path)), file.contents);

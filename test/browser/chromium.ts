@@ -19,8 +19,8 @@ export const CHROMIUM_FLAGS = [
 ];
 
 export interface Browser {
-  /** A context with its own fresh profile (--user-data-dir in a new temporary folder). */
-  context(options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** A context with its own fresh profile (--user-data-dir in a new temporary folder); `args` replaces CHROMIUM_FLAGS. */
+  context(options?: BrowserContextOptions & { args?: string[] }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 

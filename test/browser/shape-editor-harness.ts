@@ -87,8 +87,9 @@ async function bundle() {
     },
     format: 'esm',
   });
+  const importer = await build({ ...common, entryPoints: [path.join(ROOT, 'src/modules/shape-editor/client/svg-import.entry.ts')], format: 'esm' });
   const css = await build({ ...common, entryPoints: [path.join(ROOT, 'src/modules/shape-editor/client/shape-editor.css')] });
-  return { js: js.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
+  return { js: js.outputFiles[0]!.text, importer: importer.outputFiles[0]!.text, css: css.outputFiles[0]!.text };
 }
 
 export async function startHarness(base: string): Promise<Harness> {
@@ -121,6 +122,7 @@ export async function startHarness(base: string): Promise<Harness> {
         'data-shapes-url': `${api}/${frameId}/shapes`,
         'data-frame-shapes-url': `${api}/{frameId}/shapes`,
         'data-shapes-etag': shapesRes.headers.get('etag') ?? '',
+        'data-import-src': '/editor-import.js',
       },
       json('data-shapes', shapes),
       json('data-references', references),
@@ -139,6 +141,7 @@ export async function startHarness(base: string): Promise<Harness> {
       if (url.pathname === '/editor') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(await page(url.searchParams.get('frame') ?? ''));
       } else if (url.pathname === '/editor.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(assets.js);
+      else if (url.pathname === '/editor-import.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(assets.importer);
       else if (url.pathname === '/editor.css') res.writeHead(200, { 'content-type': 'text/css' }).end(assets.css);
       else if (url.pathname === '/favicon.ico') res.writeHead(204).end();
       else {

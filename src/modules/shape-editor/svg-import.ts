@@ -27,8 +27,9 @@ export interface ParsedSvg {
   notes: string[];
 }
 
-/** The largest file read (characters): a traced render with hundreds of detailed homes is far smaller. */
-export const MAX_SVG_LENGTH = 10 * 1024 * 1024;
+import { MAX_SVG_LENGTH } from './limits.js';
+
+export { MAX_SVG_LENGTH };
 const MAX_ELEMENTS = 100_000;
 const MAX_DEPTH = 200;
 

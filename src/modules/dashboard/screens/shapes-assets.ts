@@ -5,7 +5,7 @@ import { projectRoot } from '../../../paths.js';
 import { type PageAsset, currentAsset, registerPageAsset } from '../../pages/assets.js';
 
 /**
- * The shape editor island and its stylesheet, bundled by scripts/build-editor-assets.mjs (esbuild, at
+ * The shape editor island, its SVG import and its stylesheet, bundled by scripts/build-editor-assets.mjs (esbuild, at
  * build time) into dist/editor-assets/, hashed here and served with the dashboard's stylesheet under
  * /p/_assets/ (immutable). Only the shapes screen links them. When the folder is missing, or older than
  * the island's sources (tests, `npm run dev` after an edit), it is built first, beside it and renamed
@@ -14,7 +14,7 @@ import { type PageAsset, currentAsset, registerPageAsset } from '../../pages/ass
 export const EDITOR_ASSETS_DIR = path.join(projectRoot, 'dist', 'editor-assets');
 
 const SOURCES = [path.join(projectRoot, 'src', 'modules', 'shape-editor'), path.join(projectRoot, 'src', 'modules', 'dashboard', 'screens', 'shapes.css')];
-const FILES = ['shape-editor.js', 'shape-editor.css'];
+const FILES = ['shape-editor.js', 'shape-editor-import.js', 'shape-editor.css'];
 
 function newest(entry: string): number {
   let stat: ReturnType<typeof statSync>;
@@ -64,14 +64,19 @@ function load(): Buffer[] {
   return read(EDITOR_ASSETS_DIR);
 }
 
-/** The island's script and stylesheet as served files (read and hashed once per process). */
-export function editorAssets(): { script: PageAsset; style: PageAsset } {
+/**
+ * The island's script, its SVG import (a script of its own the island loads when "Import SVG" is used)
+ * and its stylesheet as served files (read and hashed once per process).
+ */
+export function editorAssets(): { script: PageAsset; importer: PageAsset; style: PageAsset } {
   const script = currentAsset('shape-editor.js');
+  const importer = currentAsset('shape-editor-import.js');
   const style = currentAsset('shape-editor.css');
-  if (script && style) return { script, style };
-  const [js, css] = load() as [Buffer, Buffer];
+  if (script && importer && style) return { script, importer, style };
+  const [js, importJs, css] = load() as [Buffer, Buffer, Buffer];
   return {
     script: registerPageAsset('shape-editor', 'js', 'text/javascript; charset=utf-8', js),
+    importer: registerPageAsset('shape-editor-import', 'js', 'text/javascript; charset=utf-8', importJs),
     style: registerPageAsset('shape-editor', 'css', 'text/css; charset=utf-8', css),
   };
 }

@@ -147,6 +147,7 @@ function FrameScreen(props: { ctx: OrgContext; data: ScreenData; done?: string |
           data-shapes-url={`${here}.json`}
           data-frame-shapes-url={`${ctx.base}/navigators/${navigator.id}/frames/{frameId}/shapes.json`}
           data-shapes-etag={data.etag}
+          data-import-src={assets.importer.href}
           data-csrf-header="x-csrf-token"
           data-csrf-token={ctx.session.csrf}
         >

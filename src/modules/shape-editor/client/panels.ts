@@ -52,7 +52,8 @@ export function buildPanels(id: string, frames: readonly Frame[]): Panels {
     importFile,
     save: button('Save shapes', { class: 'se-save' }),
     shapeList: el('ul', { class: 'se-shape-list', 'aria-label': 'Shapes on this frame' }),
-    homes: el('ul', { class: 'se-homes', 'aria-label': 'Apartments and buildings' }),
+    // A scrolling list of text only: focusable so the keyboard can scroll it (WCAG 2.1.1).
+    homes: el('ul', { class: 'se-homes', 'aria-label': 'Apartments and buildings', tabindex: '0' }),
     homesSummary: el('p', { class: 'se-homes-summary' }),
     help: el(
       'p',

@@ -11,7 +11,7 @@ import { type Frame, type Panels, buildPanels, renderHomes, renderShapeList } fr
 import { Persistence } from './persistence.js';
 import { attachPointer } from './pointer.js';
 import { type ShapesStore, httpShapesStore } from './store.js';
-import { copyFrom, importFile } from './transfers.js';
+import { copyFrom, importFile, loadImporter } from './transfers.js';
 
 /** Zoom steps of the buttons and keys. */
 const ZOOM_STEP = 1.5;
@@ -37,7 +37,8 @@ let mounted = 0;
  * The shape editor island. The root element carries the render and the URLs in data attributes and
  * its data in `<script type="application/json">` children (see README of the module, index.ts):
  * data-render-src, data-render-width, data-render-height, data-shapes-url, data-frame-shapes-url,
- * data-shapes-etag, optional data-csrf-header/data-csrf-token; data-shapes, data-references, data-frames.
+ * data-shapes-etag, data-import-src (the SVG import's bundle, loaded on first use), optional
+ * data-csrf-header/data-csrf-token; data-shapes, data-references, data-frames.
  */
 export class ShapeEditor implements ShapeEditorHandle {
   readonly render: Size;
@@ -260,11 +261,16 @@ export class ShapeEditor implements ShapeEditorHandle {
       const frame = frames.find((f) => f.id === p.copyFrom.value);
       if (frame) void copyFrom(this, store, frame);
     });
-    p.importButton.addEventListener('click', () => p.importFile.click());
+    const importerSrc = this.root.dataset.importSrc ?? '';
+    p.importButton.addEventListener('click', () => {
+      // Fetched while the user picks the file; a failure is reported when the file is read.
+      loadImporter(importerSrc).catch(() => undefined);
+      p.importFile.click();
+    });
     p.importFile.addEventListener('change', () => {
       const file = p.importFile.files?.[0];
       p.importFile.value = '';
-      if (file) void importFile(this, file);
+      if (file) void importFile(this, file, importerSrc);
     });
     p.save.addEventListener('click', () => void this.persistence.save());
   }

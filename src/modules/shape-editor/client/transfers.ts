@@ -1,6 +1,6 @@
 import { addShapes } from '../document.js';
-import { importSvg } from '../import.js';
-import { MAX_SVG_LENGTH } from '../svg-import.js';
+import type { importSvg } from '../import.js';
+import { MAX_SVG_LENGTH } from '../limits.js';
 import { type ImportReport, withImported } from '../svg-match.js';
 import type { Frame } from './panels.js';
 import { renderReport } from './panels.js';
@@ -17,13 +17,37 @@ export async function copyFrom(editor: ShapeEditor, store: ShapesStore, frame: F
   }
 }
 
+type Importer = { importSvg: typeof importSvg };
+const importers = new Map<string, Promise<Importer>>();
+
+/**
+ * The SVG import code (its own bundle, the root's data-import-src), fetched once, when "Import SVG" is
+ * first used: opening the editor never downloads it.
+ */
+export function loadImporter(src: string): Promise<Importer> {
+  let loading = importers.get(src);
+  if (!loading) {
+    loading = import(src) as Promise<Importer>;
+    importers.set(src, loading);
+    loading.catch(() => importers.delete(src));
+  }
+  return loading;
+}
+
 /** "Import SVG": the file read and matched in the browser, its report shown; nothing changes until "Add matched shapes". */
-export async function importFile(editor: ShapeEditor, file: File): Promise<void> {
+export async function importFile(editor: ShapeEditor, file: File, importerSrc: string): Promise<void> {
   if (file.size > MAX_SVG_LENGTH) {
     editor.alert(`The file is larger than ${MAX_SVG_LENGTH / 1024 / 1024} MB`);
     return;
   }
-  showReport(editor, importSvg(await file.text(), editor.render, editor.references));
+  let importer: Importer;
+  try {
+    importer = await loadImporter(importerSrc);
+  } catch (error) {
+    editor.alert(`The SVG import could not be loaded: ${(error as Error).message}`);
+    return;
+  }
+  showReport(editor, importer.importSvg(await file.text(), editor.render, editor.references));
 }
 
 function showReport(editor: ShapeEditor, report: ImportReport): void {
