@@ -38,6 +38,9 @@ export class Canvas {
   private readonly theirsLayer: SVGGElement;
   private readonly overlay: SVGGElement;
   private drawn = new Map<string, { shape: EditorShape; className: string; label: string; node: SVGPathElement }>();
+  private viewBox = '';
+  private doc: EditorDocument | null = null;
+  private selection: Selection | null = null;
 
   constructor(
     render: Size,
@@ -62,8 +65,18 @@ export class Canvas {
 
   update(state: CanvasState): void {
     const { view, doc, selection } = state;
-    this.svg.setAttribute('viewBox', `${view.x} ${view.y} ${view.width} ${view.height}`);
-    this.drawShapes(doc, selection);
+    // Set only when it changed: writing the same viewBox still makes Chromium lay out and paint every shape
+    // again (a drag among 500 shapes would then redraw all of them on each pointer move).
+    const viewBox = `${view.x} ${view.y} ${view.width} ${view.height}`;
+    if (viewBox !== this.viewBox) {
+      this.viewBox = viewBox;
+      this.svg.setAttribute('viewBox', viewBox);
+    }
+    if (doc !== this.doc || selection !== this.selection) {
+      this.doc = doc;
+      this.selection = selection;
+      this.drawShapes(doc, selection);
+    }
     this.drawTheirs(state.theirs);
     this.drawOverlay(state);
   }
