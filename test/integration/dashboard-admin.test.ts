@@ -21,8 +21,11 @@ describe('dashboard: API keys and webhooks', () => {
   const keys = async (org = a) => (await t.request({ method: 'GET', url: '/api/v1/api-keys', key: org.key })).json() as Key[];
   const hooks = async (org = a) => (await t.request({ method: 'GET', url: '/api/v1/webhooks', key: org.key })).json() as Hook[];
   const deliveries = async (id: string) =>
-    ((await t.request({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, key: a.key })).json() as { items: Array<{ id: string; status: string }> })
-      .items;
+    (
+      (await t.request({ method: 'GET', url: `/api/v1/webhooks/${id}/deliveries?limit=100`, key: a.key })).json() as {
+        items: Array<{ id: string; status: string }>;
+      }
+    ).items;
   const eventually = async (predicate: () => Promise<boolean>, what: string, timeoutMs = 20_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await predicate())) {

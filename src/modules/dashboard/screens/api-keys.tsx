@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ApiKey, IssuedKey } from '../../organizations/schemas.js';
+import { type ApiKey, CreateKeyBody, type IssuedKey } from '../../organizations/schemas.js';
 import type { ApiKeyScope } from '../../organizations/service.js';
 import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem, Select } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, requireOrg } from '../session.js';
 import { formOf, plain, refusal, text } from './form-body.js';
+import { checkWith } from './validate.js';
 
 /** The kinds of key a person picks from, as the API's scopes. */
 const KINDS: Record<string, { label: string; scopes: ApiKeyScope[] }> = {
@@ -147,6 +148,10 @@ export async function apiKeyScreen(app: FastifyInstance): Promise<void> {
     else if (values.name.trim().length > 200) errors.name = 'The name is at most 200 characters.';
     const kind = KINDS[values.kind];
     if (!kind) errors.kind = 'Choose the kind of key.';
+    if (kind && !errors.name) {
+      // The API's own schema, in the form's words.
+      Object.assign(errors, checkWith(CreateKeyBody, { name: values.name.trim(), scopes: kind.scopes }, { name: 'Check the name: at most 200 characters.' }));
+    }
     if (Object.keys(errors).length > 0 || !kind) return render(reply, ctx, { errors, values }, 422);
     try {
       const issued = await organizations.createKey(ctx.org.organizationId, { name: values.name.trim(), scopes: kind.scopes });

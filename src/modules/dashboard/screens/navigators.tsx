@@ -1,17 +1,19 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../errors.js';
 import { isUuid } from '../../../ids.js';
 import type { Asset } from '../../assets/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
-import { BOOLEAN_OPTIONS, FONT_FAMILIES, NUMBER_OPTIONS, type Navigator, type OptionsInput, THEME_VARIABLES } from '../../navigators/schemas.js';
+import { BOOLEAN_OPTIONS, FONT_FAMILIES, NUMBER_OPTIONS, type Navigator, OptionsInput, THEME_VARIABLES } from '../../navigators/schemas.js';
 import { normaliseColour } from '../../navigators/theme.js';
 import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem, Select } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
 import { formOf, plain, refusal, text } from './form-body.js';
+import { checkWith } from './validate.js';
 
 /** Each option of the spec with its label and help text, in the order the form shows them. */
 const NUMBER_HELP: Record<(typeof NUMBER_OPTIONS)[number], [string, string]> = {
@@ -31,6 +33,31 @@ const BOOLEAN_HELP: Record<(typeof BOOLEAN_OPTIONS)[number], string> = {
   isLoopable: 'Rotation loops from the last frame back to the first',
   favouritesEnabled: 'Visitors can mark favourite apartments',
   compassEnabled: 'Show a compass (uses the north frame)',
+};
+/** The fields the error summary links to (the theme's colours are listed unlinked). */
+const FIELD_LABELS: Record<string, string> = {
+  ...Object.fromEntries(NUMBER_OPTIONS.map((k) => [k, NUMBER_HELP[k][0]])),
+  navigatorName: 'Name',
+  hideFilters: 'Hidden list filters',
+  hideColumns: 'Hidden list columns',
+  angle: 'Angle',
+  assetId: 'Image',
+  uploadAngle: 'Angle of the new frame',
+  file: 'Image file',
+  fontFamily: 'Font family',
+};
+/** What each option accepts, as the API's schema says it (schemas.ts). */
+const OPTION_MESSAGES: Record<string, string> = {
+  sourceWidth: 'Enter a width above 0 and at most 100,000 pixels.',
+  sourceHeight: 'Enter a height above 0 and at most 100,000 pixels.',
+  overlayWidth: 'Enter a width above 0 and at most 100,000 pixels.',
+  overlayHeight: 'Enter a height above 0 and at most 100,000 pixels.',
+  startingAngle: 'Enter an angle from 0 to under 360.',
+  minimalSidebarWidthPercent: 'Enter a percentage from 0 to 100.',
+  northFrameIndex: 'Enter a whole number from 0 (the first frame by angle).',
+  navigatorName: 'The name is at most 200 characters.',
+  hideFilters: 'At most 100 names of at most 100 characters each.',
+  hideColumns: 'At most 100 names of at most 100 characters each.',
 };
 const THEME_LABELS: Record<string, string> = {
   '--apartment-active-fill': 'Available: fill',
@@ -186,7 +213,7 @@ function NavigatorEditor(props: {
       </p>
       <Notice text={props.done ? DONE[props.done] : undefined} />
       <Problem text={props.problem} />
-      <ErrorSummary errors={errors} labels={{}} />
+      <ErrorSummary errors={errors} labels={FIELD_LABELS} />
       <h2>Frames</h2>
       <p class="muted">One image for each angle the visitor can turn to; shown in order of angle. Change a frame’s angle to move it.</p>
       {navigator.images.length === 0 ? (
@@ -214,8 +241,22 @@ function NavigatorEditor(props: {
                   <td>
                     {editor ? (
                       <PostForm action={`${here}/frames/${f.id}`} csrf={csrf} class="inline">
-                        <label for={`angle-${f.id}`}>Angle of {f.name} (°)</label>{' '}
-                        <input id={`angle-${f.id}`} name="angle" inputMode="decimal" size={6} value={val(`angle-${f.id}`, String(f.angle))} />{' '}
+                        <label for={`field-angle-${f.id}`}>Angle of {f.name} (°)</label>{' '}
+                        {errors[`angle-${f.id}`] ? (
+                          <span class="error-message" id={`field-angle-${f.id}-error`}>
+                            <span class="visually-hidden">Error: </span>
+                            {errors[`angle-${f.id}`]}
+                          </span>
+                        ) : null}
+                        <input
+                          id={`field-angle-${f.id}`}
+                          name="angle"
+                          inputMode="decimal"
+                          size={6}
+                          value={val(`angle-${f.id}`, String(f.angle))}
+                          aria-describedby={errors[`angle-${f.id}`] ? `field-angle-${f.id}-error` : undefined}
+                          aria-invalid={errors[`angle-${f.id}`] ? 'true' : undefined}
+                        />{' '}
                         <label for={`asset-${f.id}`}>Image of {f.name}</label>{' '}
                         <select id={`asset-${f.id}`} name="assetId">
                           {images.map((a) => (
@@ -426,7 +467,7 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
     const known = refusal(err);
     if (!known || ![404, 409, 422].includes(known.statusCode)) throw err;
     if (known.statusCode === 404 && !/Asset/.test(known.message)) throw err;
-    const field = /angle/.test(known.message) ? angleField : angleField === 'uploadAngle' ? 'file' : 'assetId';
+    const field = /angle/.test(known.message) || angleField.startsWith('angle-') ? angleField : angleField === 'uploadAngle' ? 'file' : 'assetId';
     const message = /already has a frame at angle/.test(known.message) ? 'Another frame has this angle; choose another.' : plain(known.message);
     return renderEditor(reply, ctx, id, { errors: { [field]: message }, values }, known.statusCode === 404 ? 422 : known.statusCode);
   };
@@ -514,10 +555,17 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
       values[k] = form.get(k) === 'true' ? 'true' : 'false';
       options[k] = values[k] === 'true';
     }
+    // The API's own schema (ranges, limits), each failing option named in the form's words.
+    if (Object.keys(errors).length === 0) Object.assign(errors, checkWith(OptionsInput, options, OPTION_MESSAGES));
     if (Object.keys(errors).length > 0) return renderEditor(reply, ctx, doc.value.id, { errors, values }, 422);
     try {
       await asUser(ctx, () =>
-        navigators.update(ctx.org.organizationId, doc.value.id, { seoTitle: name, options: options as OptionsInput }, text(form, 'etag', 200) || undefined),
+        navigators.update(
+          ctx.org.organizationId,
+          doc.value.id,
+          { seoTitle: name, options: options as Static<typeof OptionsInput> },
+          text(form, 'etag', 200) || undefined,
+        ),
       );
     } catch (err) {
       const known = refusal(err);
@@ -564,10 +612,19 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
       else if (!normaliseColour(value)) errors[name] = `“${value}” is not a colour. Use #hex, rgb(), hsl() or a colour name.`;
       else theme[name] = value;
     }
+    if (Object.keys(errors).length === 0) {
+      const problems = checkWith(OptionsInput, { customTheme: theme }, {});
+      if (problems.customTheme) errors.form = 'Check the colours: each is at most 100 characters.';
+    }
     if (Object.keys(errors).length > 0) return renderEditor(reply, ctx, doc.value.id, { errors, values }, 422);
     try {
       await asUser(ctx, () =>
-        navigators.update(ctx.org.organizationId, doc.value.id, { options: { customTheme: theme } as OptionsInput }, text(form, 'etag', 200) || undefined),
+        navigators.update(
+          ctx.org.organizationId,
+          doc.value.id,
+          { options: { customTheme: theme } as Static<typeof OptionsInput> },
+          text(form, 'etag', 200) || undefined,
+        ),
       );
     } catch (err) {
       const known = refusal(err);
@@ -660,12 +717,12 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
     const form = formOf(request);
     const values = { [`angle-${frame.id}`]: text(form, 'angle', 50) };
     const angle = angleOf(values[`angle-${frame.id}`]!);
-    if (angle === undefined) return renderEditor(reply, ctx, doc.value.id, { errors: { angle: ANGLE_MESSAGE }, values }, 422);
+    if (angle === undefined) return renderEditor(reply, ctx, doc.value.id, { errors: { [`angle-${frame.id}`]: ANGLE_MESSAGE }, values }, 422);
     const assetId = text(form, 'assetId', 100);
     try {
       await asUser(ctx, () => navigators.frames.update(ctx.org.organizationId, doc.value.id, frame.id, { angle, ...(isUuid(assetId) ? { assetId } : {}) }));
     } catch (err) {
-      return frameRefusal(reply, ctx, doc.value.id, err, 'angle', values);
+      return frameRefusal(reply, ctx, doc.value.id, err, `angle-${frame.id}`, values);
     }
     return seeOther(reply, `${ctx.base}/navigators/${doc.value.id}?done=frame-saved`);
   });

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENT_TYPES } from '../../webhooks/events.js';
-import type { Delivery, Webhook } from '../../webhooks/schemas.js';
+import { CreateWebhookBody, type Delivery, type Webhook } from '../../webhooks/schemas.js';
 import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, requireOrg } from '../session.js';
 import { formOf, plain, refusal, text } from './form-body.js';
+import { checkWith } from './validate.js';
 
 const LABELS = { url: 'URL', events: 'Events', description: 'Description' };
 const DONE: Record<string, string> = {
@@ -36,7 +37,7 @@ function WebhookFields(props: { values: Values; errors: Errors }) {
         hint="Where the service POSTs each event (https; not an address inside a private network)."
         value={values.url}
         errors={errors}
-        maxLength={2000}
+        maxLength={2048}
       />
       <fieldset id="field-events" class={error ? 'field field-error' : 'field'} aria-describedby={error ? 'field-events-error' : undefined}>
         <legend>Events</legend>
@@ -53,7 +54,7 @@ function WebhookFields(props: { values: Values; errors: Errors }) {
           </div>
         ))}
       </fieldset>
-      <Field name="description" label="Description (optional)" value={values.description} errors={errors} maxLength={500} />
+      <Field name="description" label="Description (optional)" value={values.description} errors={errors} maxLength={20_000} />
     </>
   );
 }
@@ -214,17 +215,25 @@ export async function webhookScreen(app: FastifyInstance): Promise<void> {
   const valuesOf = (form: URLSearchParams): Values => ({
     url: text(form, 'url', 2100).trim(),
     events: eventsOf(form),
-    description: text(form, 'description', 600).trim(),
+    description: text(form, 'description', 20_100).trim(),
     enabled: form.get('enabled') === 'true',
   });
   /** What the form asks for before the service sees it; the service checks the URL (SSRF) itself. */
   const formErrors = (values: Values): Errors => {
     const errors: Errors = {};
     if (!values.url) errors.url = 'Enter the URL, such as https://crm.example.com/hooks/homes.';
-    else if (values.url.length > 2000) errors.url = 'The URL is at most 2,000 characters.';
     if (!values.events?.length) errors.events = 'Choose at least one event.';
-    if ((values.description ?? '').length > 500) errors.description = 'The description is at most 500 characters.';
-    return errors;
+    if (Object.keys(errors).length > 0) return errors;
+    // The API's own schema, in the form's words.
+    return checkWith(
+      CreateWebhookBody,
+      { url: values.url, events: values.events, description: values.description || null },
+      {
+        url: 'Enter a full address starting with https://, such as https://crm.example.com/hooks/homes.',
+        events: 'Choose at least one event.',
+        description: 'The description is at most 20,000 characters.',
+      },
+    );
   };
   /** The service's refusal of the URL (not http(s), credentials, a private address) next to the field. */
   const urlRefusal = (err: unknown): Errors | undefined => {
