@@ -7,8 +7,9 @@ import { isUuid } from '../../../ids.js';
 import type { Asset } from '../../assets/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import { BOOLEAN_OPTIONS, FONT_FAMILIES, NUMBER_OPTIONS, type Navigator, OptionsInput, THEME_VARIABLES } from '../../navigators/schemas.js';
+import type { NavigatorPatch } from '../../navigators/service.js';
 import { normaliseColour } from '../../navigators/theme.js';
-import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem, Select } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, FieldError, Notice, PostForm, Problem, Select } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -312,12 +313,7 @@ function NavigatorEditor(props: {
             <Field name="uploadAngle" label="Angle of the new frame (°)" inputMode="decimal" value={values.uploadAngle} errors={errors} />
             <div class={errors.file ? 'field field-error' : 'field'}>
               <label for="field-file">Image file (JPEG, PNG or WebP, at most 20 MB)</label>
-              {errors.file ? (
-                <p class="error-message" id="field-file-error">
-                  <span class="visually-hidden">Error: </span>
-                  {errors.file}
-                </p>
-              ) : null}
+              <FieldError id="field-file" error={errors.file} />
               <input id="field-file" type="file" name="file" accept="image/*" aria-describedby={errors.file ? 'field-file-error' : undefined} />
             </div>
             <button type="submit">Upload frame</button>
@@ -375,12 +371,7 @@ function NavigatorEditor(props: {
           return (
             <div key={name} class={error ? 'field field-error' : 'field'}>
               <label for={id}>{themeLabel(name)}</label>
-              {error ? (
-                <p class="error-message" id={`${id}-error`}>
-                  <span class="visually-hidden">Error: </span>
-                  {error}
-                </p>
-              ) : null}
+              <FieldError id={id} error={error} />
               <input
                 type="color"
                 id={`${id}-picker`}
@@ -471,6 +462,27 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
     const message = /already has a frame at angle/.test(known.message) ? 'Another frame has this angle; choose another.' : plain(known.message);
     return renderEditor(reply, ctx, id, { errors: { [field]: message }, values }, known.statusCode === 404 ? 422 : known.statusCode);
   };
+  /**
+   * Saves options or the theme through the API's service, with the form's ETag: a stale form is 412 explained,
+   * a refusal of the service next to the field its message names (else above the form).
+   */
+  const save = async (reply: FastifyReply, ctx: OrgContext, id: string, patch: NavigatorPatch, etag: string, values: Values, fields: readonly string[]) => {
+    try {
+      await asUser(ctx, () => navigators.update(ctx.org.organizationId, id, patch, etag || undefined));
+    } catch (err) {
+      const known = refusal(err);
+      if (known?.statusCode === 412) {
+        return renderEditor(reply, ctx, id, { problem: 'Someone changed this navigator since you opened it. Check the values below and save again.' }, 412);
+      }
+      if (known?.statusCode === 422) {
+        const field = fieldOfMessage(known.message, fields);
+        const message = plain(known.message);
+        return renderEditor(reply, ctx, id, field === 'form' ? { problem: message, values } : { errors: { [field]: message }, values }, 422);
+      }
+      throw err;
+    }
+    return seeOther(reply, `${ctx.base}/navigators/${id}?done=saved`);
+  };
   const angleOf = (value: string): number | undefined => {
     const n = Number(value.replace(',', '.'));
     return value.trim() !== '' && Number.isFinite(n) && n >= 0 && n < 360 ? n : undefined;
@@ -558,35 +570,11 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
     // The API's own schema (ranges, limits), each failing option named in the form's words.
     if (Object.keys(errors).length === 0) Object.assign(errors, checkWith(OptionsInput, options, OPTION_MESSAGES));
     if (Object.keys(errors).length > 0) return renderEditor(reply, ctx, doc.value.id, { errors, values }, 422);
-    try {
-      await asUser(ctx, () =>
-        navigators.update(
-          ctx.org.organizationId,
-          doc.value.id,
-          { seoTitle: name, options: options as Static<typeof OptionsInput> },
-          text(form, 'etag', 200) || undefined,
-        ),
-      );
-    } catch (err) {
-      const known = refusal(err);
-      if (known?.statusCode === 412) {
-        return renderEditor(
-          reply,
-          ctx,
-          doc.value.id,
-          { problem: 'Someone changed this navigator since you opened it. Check the values below and save again.' },
-          412,
-        );
-      }
-      if (known?.statusCode === 422) {
-        const field = fieldOfMessage(known.message, [...NUMBER_OPTIONS, 'hideFilters', 'hideColumns']);
-        const message =
-          field === 'form' ? plain(known.message) : `${NUMBER_HELP[field as (typeof NUMBER_OPTIONS)[number]]?.[0] ?? field}: ${plain(known.message)}`;
-        return renderEditor(reply, ctx, doc.value.id, field === 'form' ? { problem: message, values } : { errors: { [field]: message }, values }, 422);
-      }
-      throw err;
-    }
-    return seeOther(reply, `${ctx.base}/navigators/${doc.value.id}?done=saved`);
+    return save(reply, ctx, doc.value.id, { seoTitle: name, options: options as Static<typeof OptionsInput> }, text(form, 'etag', 200), values, [
+      ...NUMBER_OPTIONS,
+      'hideFilters',
+      'hideColumns',
+    ]);
   });
 
   app.post('/navigators/:navigatorId/theme', { schema: { hide: true }, config }, async (request, reply) => {
@@ -617,39 +605,7 @@ export async function navigatorScreen(app: FastifyInstance): Promise<void> {
       if (problems.customTheme) errors.form = 'Check the colours: each is at most 100 characters.';
     }
     if (Object.keys(errors).length > 0) return renderEditor(reply, ctx, doc.value.id, { errors, values }, 422);
-    try {
-      await asUser(ctx, () =>
-        navigators.update(
-          ctx.org.organizationId,
-          doc.value.id,
-          { options: { customTheme: theme } as Static<typeof OptionsInput> },
-          text(form, 'etag', 200) || undefined,
-        ),
-      );
-    } catch (err) {
-      const known = refusal(err);
-      if (known?.statusCode === 412) {
-        return renderEditor(
-          reply,
-          ctx,
-          doc.value.id,
-          { problem: 'Someone changed this navigator since you opened it. Check the colours below and save again.' },
-          412,
-        );
-      }
-      if (known?.statusCode === 422) {
-        const field = fieldOfMessage(known.message, THEME_VARIABLES);
-        return renderEditor(
-          reply,
-          ctx,
-          doc.value.id,
-          field === 'form' ? { problem: plain(known.message), values } : { errors: { [field]: plain(known.message) }, values },
-          422,
-        );
-      }
-      throw err;
-    }
-    return seeOther(reply, `${ctx.base}/navigators/${doc.value.id}?done=saved`);
+    return save(reply, ctx, doc.value.id, { options: { customTheme: theme } as Static<typeof OptionsInput> }, text(form, 'etag', 200), values, THEME_VARIABLES);
   });
 
   app.post('/navigators/:navigatorId/frames', { schema: { hide: true }, config }, async (request, reply) => {

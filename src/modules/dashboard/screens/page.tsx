@@ -5,7 +5,7 @@ import type { Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import type { Navigator } from '../../navigators/schemas.js';
 import { type PageSettings, PutPageBody } from '../../pages/schemas.js';
-import { ErrorSummary, type Errors, Field, Notice, PostForm, Select } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, FieldError, Notice, PostForm, Select } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -193,12 +193,7 @@ function PageScreen(props: {
           <p class="hint" id="field-embedOrigins-hint">
             One origin a line, such as https://www.your-agency.example. Empty: any site may embed the page.
           </p>
-          {errors.embedOrigins ? (
-            <p class="error-message" id="field-embedOrigins-error">
-              <span class="visually-hidden">Error: </span>
-              {errors.embedOrigins}
-            </p>
-          ) : null}
+          <FieldError id="field-embedOrigins" error={errors.embedOrigins} />
           <textarea
             id="field-embedOrigins"
             name="embedOrigins"

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EVENT_TYPES } from '../../webhooks/events.js';
 import { CreateWebhookBody, type Delivery, type Webhook } from '../../webhooks/schemas.js';
-import { ErrorSummary, type Errors, Field, Notice, PostForm, Problem } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, FieldError, Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, requireOrg } from '../session.js';
@@ -41,12 +41,7 @@ function WebhookFields(props: { values: Values; errors: Errors }) {
       />
       <fieldset id="field-events" class={error ? 'field field-error' : 'field'} aria-describedby={error ? 'field-events-error' : undefined}>
         <legend>Events</legend>
-        {error ? (
-          <p class="error-message" id="field-events-error">
-            <span class="visually-hidden">Error: </span>
-            {error}
-          </p>
-        ) : null}
+        <FieldError id="field-events" error={error} />
         {['*', ...EVENT_TYPES].map((e) => (
           <div key={e}>
             <input type="checkbox" id={`event-${e}`} name="events" value={e} checked={chosen.has(e)} />{' '}
