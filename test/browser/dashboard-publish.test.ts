@@ -161,8 +161,9 @@ describe('the dashboard: the page, navigators, keys and webhooks', () => {
     await plain.page.getByRole('button', { name: 'Publish anyway' }).click();
     await plain.page.waitForURL(/done=published/);
     expect((await fetch(`${server.base}/p/${estate.slug}`)).status).toBe(200);
-    await plain.page.getByRole('link', { name: `${server.base}/p/${estate.slug}` }).getAttribute('href');
-    await plain.page.goto(`${server.base}/p/${estate.slug}`);
+    const href = await plain.page.getByRole('link', { name: `${server.base}/p/${estate.slug}` }).getAttribute('href');
+    expect(href).toBe(`${server.base}/p/${estate.slug}`);
+    await plain.page.goto(href!);
     expect(await plain.page.locator('h1').first().textContent()).toContain('Harbour View');
     expect(plain.problems).toEqual([]);
     await noJs.close();

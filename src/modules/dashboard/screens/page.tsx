@@ -40,7 +40,7 @@ const DONE: Record<string, string> = {
   unpublished: 'The page is unpublished: its address answers “not found” until you publish it again.',
 };
 
-/** What the page would lack if it were published now: each a sentence, and whether it is only advice. */
+/** One thing the page would lack if it were published now, in a sentence. */
 export interface Missing {
   id: string;
   text: string;
