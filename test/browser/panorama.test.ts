@@ -58,7 +58,7 @@ describe('the 360° viewer on a home page', () => {
   afterAll(async () => context?.close());
 
   it('lists the panoramas, each linking its image, and loads no viewer code before one opens', async () => {
-    const section = page.getByRole('region', { name: '360° views' });
+    const section = page.getByRole('region', { name: 'Panoramas' });
     const links = section.locator('a.panorama-link');
     expect(await links.evaluateAll((as) => as.map((a) => [a.textContent?.trim(), (a as HTMLAnchorElement).href]))).toEqual([
       [seeded.livingRoom.name, seeded.livingRoom.src],
@@ -77,7 +77,7 @@ describe('the 360° viewer on a home page', () => {
 
   it('opens the viewer: a region "360° view" drawn by WebGL, the portal and the point of interest where they belong', async () => {
     await openButton(page, seeded.livingRoom.name).click();
-    const viewer = page.getByRole('region', { name: '360° view' });
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
     await expect.poll(() => viewer.isVisible()).toBe(true);
     expect(viewerRequests(w)).toHaveLength(1);
     await expect.poll(() => viewer.getAttribute('aria-busy')).toBeNull();
@@ -105,7 +105,7 @@ describe('the 360° viewer on a home page', () => {
   });
 
   it('looks around with the arrow keys and zooms with the buttons and the wheel', async () => {
-    const viewer = page.getByRole('region', { name: '360° view' });
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
     const portal = viewer.getByRole('button', { name: seeded.bedroom.name });
     const x = async () => (await portal.boundingBox())!.x;
     const start = await x();
@@ -138,7 +138,7 @@ describe('the 360° viewer on a home page', () => {
   });
 
   it('a portal moves to the other panorama; Escape closes the viewer and gives the focus back', async () => {
-    const viewer = page.getByRole('region', { name: '360° view' });
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
     // Back to where the portal is in view, then through it.
     await page.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => viewer.count()).toBe(0);
@@ -175,7 +175,7 @@ describe('the viewer without WebGL, and the panoramas without JavaScript', () =>
     const { page, problems } = await watchedPage(context, server.base);
     await page.goto(homeUrl, { waitUntil: 'networkidle' });
     await openButton(page, seeded.livingRoom.name).click();
-    const viewer = page.getByRole('region', { name: '360° view' });
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
     await expect.poll(() => viewer.getByRole('status').textContent()).toBe('This browser cannot show the 360° view. Here is the flat image.');
     expect(await viewer.getByRole('img', { name: seeded.livingRoom.name }).getAttribute('src')).toBe(seeded.livingRoom.src);
     await viewer.getByRole('button', { name: seeded.bedroom.name }).click();

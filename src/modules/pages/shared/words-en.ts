@@ -46,7 +46,7 @@ export const EN = {
   floorPlan3d: '3D floor plan',
   virtualTour: 'Virtual tour',
   // Panoramas and nested navigators (issue 34)
-  panoramas: '360° views',
+  panoramas: 'Panoramas',
   openPanorama: 'Open 360° view',
   panoramaView: '360° view',
   zoomIn: 'Zoom in',

@@ -51,7 +51,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: '3D-Grundriss',
     virtualTour: 'Virtueller Rundgang',
     // Panoramas and nested navigators (issue 34)
-    panoramas: '360°-Ansichten',
+    panoramas: 'Panoramen',
     openPanorama: '360°-Ansicht öffnen',
     panoramaView: '360°-Ansicht',
     zoomIn: 'Vergrößern',
@@ -152,7 +152,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: 'Plan 3D',
     virtualTour: 'Visite virtuelle',
     // Panoramas and nested navigators (issue 34)
-    panoramas: 'Vues à 360°',
+    panoramas: 'Panoramas',
     openPanorama: 'Ouvrir la vue à 360°',
     panoramaView: 'Vue à 360°',
     zoomIn: 'Zoom avant',
@@ -253,7 +253,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: 'Plano 3D',
     virtualTour: 'Visita virtual',
     // Panoramas and nested navigators (issue 34)
-    panoramas: 'Vistas de 360°',
+    panoramas: 'Panorámicas',
     openPanorama: 'Abrir la vista de 360°',
     panoramaView: 'Vista de 360°',
     zoomIn: 'Acercar',
@@ -354,7 +354,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: 'Planimetria 3D',
     virtualTour: 'Tour virtuale',
     // Panoramas and nested navigators (issue 34)
-    panoramas: 'Viste a 360°',
+    panoramas: 'Panoramiche',
     openPanorama: 'Apri la vista a 360°',
     panoramaView: 'Vista a 360°',
     zoomIn: 'Ingrandisci',
@@ -455,7 +455,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: '3D-plattegrond',
     virtualTour: 'Virtuele rondleiding',
     // Panoramas and nested navigators (issue 34)
-    panoramas: '360°-weergaven',
+    panoramas: 'Panorama’s',
     openPanorama: '360°-weergave openen',
     panoramaView: '360°-weergave',
     zoomIn: 'Inzoomen',
@@ -561,7 +561,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: 'Rzut 3D',
     virtualTour: 'Wirtualny spacer',
     // Panoramas and nested navigators (issue 34)
-    panoramas: 'Widoki 360°',
+    panoramas: 'Panoramy',
     openPanorama: 'Otwórz widok 360°',
     panoramaView: 'Widok 360°',
     zoomIn: 'Powiększ',
@@ -672,7 +672,7 @@ export const OTHER_LANGUAGES: Record<string, Catalogue> = {
     floorPlan3d: '3D půdorys',
     virtualTour: 'Virtuální prohlídka',
     // Panoramas and nested navigators (issue 34)
-    panoramas: 'Pohledy 360°',
+    panoramas: 'Panoramata',
     openPanorama: 'Otevřít pohled 360°',
     panoramaView: 'Pohled 360°',
     zoomIn: 'Přiblížit',
