@@ -68,7 +68,9 @@ describe('the 360° viewer on a home page', () => {
     expect(viewerRequests(w)).toEqual([]);
     // The first load's JavaScript: the page's bundle only, within 30 KB as served (gzip: Chromium asks for br only over https).
     const js = await page.evaluate(() =>
-      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.endsWith('.js')).map((e) => [e.name, e.encodedBodySize] as const),
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => e.name.endsWith('.js'))
+        .map((e) => [e.name, e.encodedBodySize] as const),
     );
     expect(js.map(([name]) => new URL(name).pathname)).toEqual([expect.stringMatching(/^\/assets\/page\/page\.\w{10}\.js$/)]);
     expect(js[0]![1]).toBeLessThanOrEqual(30 * 1024);

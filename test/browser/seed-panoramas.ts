@@ -69,7 +69,13 @@ export async function seedPanoramas(base: string): Promise<SeededPanoramas> {
 
   // The top navigator: the building outlined on both frames, leading to its own navigator.
   const nestedName = 'Tower A';
-  const nested = await call(base, 'POST', '/api/v1/navigator', key, { estateId, parentId: navigatorId, referenceType: 'building', referenceId: buildingId, name: nestedName });
+  const nested = await call(base, 'POST', '/api/v1/navigator', key, {
+    estateId,
+    parentId: navigatorId,
+    referenceType: 'building',
+    referenceId: buildingId,
+    name: nestedName,
+  });
   for (const angle of [0, 180]) {
     const asset = await upload(base, key, await render('#8a6d4b', `Harbour View ${angle}°`), 'image/jpeg', `top-${angle}.jpg`);
     const frame = await call(base, 'POST', `/api/v1/navigator/${navigatorId}/images`, key, { assetId: asset.id, angle, name: `Harbour ${angle}°` });
@@ -89,7 +95,11 @@ export async function seedPanoramas(base: string): Promise<SeededPanoramas> {
 
   // Two panoramas of the first home, joined by a portal; the bedroom first, so the living room can name it.
   const bedroomImage = await upload(base, key, await equirectangular('#2848c8'), 'image/jpeg', 'bedroom.jpg');
-  const bedroom = await call(base, 'POST', `/api/v1/admin/apartments/${ids[0]}/panoramas`, ADMIN_TOKEN, { name: 'Bedroom', src: bedroomImage.src, priority: 0 });
+  const bedroom = await call(base, 'POST', `/api/v1/admin/apartments/${ids[0]}/panoramas`, ADMIN_TOKEN, {
+    name: 'Bedroom',
+    src: bedroomImage.src,
+    priority: 0,
+  });
   const livingImage = await upload(base, key, await equirectangular('#c83c28'), 'image/jpeg', 'living.jpg');
   const living = await call(base, 'POST', `/api/v1/admin/apartments/${ids[0]}/panoramas`, ADMIN_TOKEN, {
     name: 'Living room',

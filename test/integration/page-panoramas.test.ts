@@ -105,8 +105,12 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
     expect(nested.statusCode).toBe(201);
     const nestedId = (nested.json() as { id: string }).id;
     const html = (await get(`/p/${seed.slug}`)).body;
-    const section = new RegExp(`<section class="navigator nested" id="navigator-${nestedId}" data-navigator-id="${nestedId}" data-parent-id="${seed.navigatorId}"[^>]*aria-label="Tower B"`);
+    const section = new RegExp(
+      `<section class="navigator nested" id="navigator-${nestedId}" data-navigator-id="${nestedId}" data-parent-id="${seed.navigatorId}"[^>]*aria-label="Tower B"`,
+    );
     expect(html).toMatch(section);
-    expect(html).toContain(`<a class="nested-back" href="#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`);
+    expect(html).toContain(
+      `<a class="nested-back" href="#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`,
+    );
   });
 });
