@@ -174,6 +174,7 @@ export function openViewer(host: HTMLElement, panoramas: ViewerPanorama[], start
   const showFlat = (p: ViewerPanorama) => {
     flat = true;
     region.classList.add('is-flat');
+    stage.removeAttribute('aria-describedby'); // the hint is about turning, which the flat image does not
     canvas.hidden = true;
     stage.querySelector('img')?.remove();
     if (!region.querySelector('.pano-message')) stage.before(el('p', { class: 'pano-message', role: 'status' }, words('noWebgl')));
