@@ -30,6 +30,8 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
     // A panorama of another home: a portal to it is not shown on this home's page.
     const elsewhere = await panorama(plain.id, { name: 'Elsewhere', src: 'https://cdn.example.com/pano/elsewhere.jpg' });
     const bedroom = await panorama(home.id, { name: 'Bedroom </script><b>', src: 'https://cdn.example.com/pano/bedroom.jpg' });
+    // A host a policy would read as a wildcard: shown as a link, never added to img-src.
+    await panorama(home.id, { name: 'Wild', src: 'https://*.example.net/wild.jpg', priority: -1 });
     await panorama(home.id, {
       name: 'Living room',
       src: 'https://images.example.org/living.jpg',
@@ -51,7 +53,7 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
     expect(html).toContain(`data-viewer-src="${pageAssets().viewer}"`);
     // Highest priority first; each a link to its image.
     const links = [...html.matchAll(/<a href="([^"]+)" class="panorama-link"/g)].map((m) => m[1]);
-    expect(links).toEqual(['https://images.example.org/living.jpg', 'https://cdn.example.com/pano/bedroom.jpg']);
+    expect(links).toEqual(['https://images.example.org/living.jpg', 'https://cdn.example.com/pano/bedroom.jpg', 'https://*.example.net/wild.jpg']);
     expect(html).toContain('Open 360° view');
     // The name is escaped in the HTML and in the JSON block.
     expect(html).not.toContain('</script><b>');
@@ -67,9 +69,11 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
         pois: [{ name: 'Balcony door', yaw: -20, pitch: 10 }],
       },
       { id: expect.any(String), name: 'Bedroom </script><b>', src: 'https://cdn.example.com/pano/bedroom.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
+      { id: expect.any(String), name: 'Wild', src: 'https://*.example.net/wild.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
     ]);
     const imgSrc = /img-src ([^;]+)/.exec(res.headers['content-security-policy'] as string)![1]!.split(' ');
     expect(imgSrc).toEqual(expect.arrayContaining(['https://images.example.org', 'https://cdn.example.com']));
+    expect(imgSrc.filter((source) => source.includes('example.net'))).toEqual([]);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     // The page's other homes and the main page name no panorama and no foreign image origin.
     const main = await get(`/p/${seed.slug}`);

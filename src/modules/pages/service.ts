@@ -438,8 +438,9 @@ export class PagesService {
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
     for (const src of moreImages) {
+      // A plain host only: a URL's host may hold `*` or `'`, which a policy would read as a wildcard or a keyword.
       const found = origin(src);
-      if (found && /^https?:/.test(found)) images.add(found);
+      if (found && /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(found)) images.add(found);
     }
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
     const askable = new Set(listsHomes(data) ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
