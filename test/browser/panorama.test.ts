@@ -44,16 +44,21 @@ async function meanColour(locator: Locator): Promise<{ r: number; g: number; b: 
   return { r, g, b };
 }
 
+/** `url` at a laptop's size in a fresh context, watched (page-kit.ts). */
+async function laptopPage(url: string): Promise<{ context: BrowserContext; w: Watched; page: Page }> {
+  const context = await browser.context({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
+  const w = await watchedPage(context, server.base);
+  await w.page.goto(url, { waitUntil: 'networkidle' });
+  return { context, w, page: w.page };
+}
+
 describe('the 360° viewer on a home page', () => {
   let context: BrowserContext;
   let w: Watched;
   let page: Page;
 
   beforeAll(async () => {
-    context = await browser.context({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
-    w = await watchedPage(context, server.base);
-    page = w.page;
-    await page.goto(homeUrl, { waitUntil: 'networkidle' });
+    ({ context, w, page } = await laptopPage(homeUrl));
   });
   afterAll(async () => context?.close());
 
@@ -213,10 +218,7 @@ describe('nested navigators with a way back', () => {
   const search = () => page.evaluate(() => location.search);
 
   beforeAll(async () => {
-    context = await browser.context({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
-    w = await watchedPage(context, server.base);
-    page = w.page;
-    await page.goto(pageUrl, { waitUntil: 'networkidle' });
+    ({ context, w, page } = await laptopPage(pageUrl));
   });
   afterAll(async () => context?.close());
 

@@ -40,13 +40,7 @@ async function equirectangular(fill: string): Promise<Buffer> {
 }
 
 export async function seedPanoramas(base: string): Promise<SeededPanoramas> {
-  const admin = await fetch(`${base}/api/v1/admin/organizations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Harbour Developments' }),
-  });
-  if (admin.status !== 201) throw new Error(`organization -> ${admin.status} ${await admin.text()}`);
-  const key = ((await admin.json()) as { apiKey: string }).apiKey;
+  const key = (await call(base, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Harbour Developments' })).apiKey as string;
   const estateName = 'Harbour View';
   const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: estateName });
   const estateId = setup.estate.id as string;
