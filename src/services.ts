@@ -33,6 +33,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
   const assets = new AssetsService(deps.db, deps.storage, deps.config, images);
   const addons = createAddonServices(deps, caching);
   const domains = new DomainsService(deps.db, deps.config, log);
+  const panoramas = new PanoramasService(deps.db);
   return {
     caching,
     statistics,
@@ -40,7 +41,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
     users: new UsersService(deps.db),
     people: new PeopleService(deps.db, deps.config),
     inquiries: new InquiriesService(deps.db),
-    panoramas: new PanoramasService(deps.db),
+    panoramas,
     estates,
     buildings: new BuildingsService(deps.db),
     apartments,
@@ -57,6 +58,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
       apartments,
       assets,
       addons,
+      panoramas,
       domains: domains.directory,
     }),
     webhooks: new WebhooksService(deps.db, deps.config),

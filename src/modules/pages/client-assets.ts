@@ -25,6 +25,8 @@ export interface AssetFile {
 export interface PageAssets {
   /** `/assets/page/page.<hash>.js`: the islands, an ES module. */
   script: string;
+  /** `/assets/page/viewer.<hash>.js`: the 360° viewer, an ES module the page imports only when a viewer opens. */
+  viewer: string;
   /** `/assets/page/page.<hash>.css`: page.css and the islands' rules. */
   style: string;
   /** Files served under PAGE_ASSETS_PREFIX, by file name. */
@@ -72,11 +74,14 @@ function load(dir: string): PageAssets {
     };
   };
   const names = manifest.files;
-  if (!names['page.js'] || !names['page.css'] || !names['embed.js']) throw new Error(`${manifestPath} lacks page.js, page.css or embed.js`);
+  if (!names['page.js'] || !names['viewer.js'] || !names['page.css'] || !names['embed.js']) {
+    throw new Error(`${manifestPath} lacks page.js, viewer.js, page.css or embed.js`);
+  }
   const files = new Map<string, AssetFile>();
-  for (const logical of ['page.js', 'page.css']) files.set(names[logical]!, file(names[logical]!));
+  for (const logical of ['page.js', 'viewer.js', 'page.css']) files.set(names[logical]!, file(names[logical]!));
   return {
     script: PAGE_ASSETS_PREFIX + names['page.js'],
+    viewer: PAGE_ASSETS_PREFIX + names['viewer.js'],
     style: PAGE_ASSETS_PREFIX + names['page.css'],
     files,
     embed: file(names['embed.js']),

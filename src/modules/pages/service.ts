@@ -19,6 +19,7 @@ import { type EstatesService, requireEstate } from '../estates/service.js';
 import type { Navigator } from '../navigators/schemas.js';
 import { NAVIGATOR_CHANNEL, type NavigatorsService } from '../navigators/service.js';
 import { normaliseColour } from '../navigators/theme.js';
+import type { PanoramasService } from '../panoramas/service.js';
 import { changesOf, emitEvent } from '../webhooks/events.js';
 import { loadStylesheet } from './assets.js';
 import { pageAssets } from './client-assets.js';
@@ -29,6 +30,7 @@ import type { Asset, FormState, ListFilter, PageData, RenderContext } from './re
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
 import type { PageContact, PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
+import { type ViewerPanorama, viewerPanoramas } from './shared/panorama.js';
 import { langOf, translator } from './shared/words.js';
 
 /** NOTIFY channel of migrations/0015 and 0016: page settings and estates. */
@@ -159,6 +161,8 @@ export interface PagesDeps {
   apartments: ApartmentsService;
   assets: AssetsService;
   addons: ReturnType<typeof createAddonServices>;
+  /** A home's panoramas, for its own page (read when that page is rendered, not with the estate's page). */
+  panoramas: Pick<PanoramasService, 'listForApartment'>;
   /** An estate's canonical own hostname, when it has a verified one (issue 37). */
   domains?: { canonicalHost(estateId: string): string | undefined } | undefined;
 }
@@ -324,18 +328,37 @@ export class PagesService {
     const id = apartmentId.toLowerCase();
     if (!plain?.source || !isUuid(id) || !plain.askable.has(id)) return this.notFound();
     const key = `${pageKey(slug, site)} home ${id} ${part}`;
+    // The page (not the card) shows the home's panoramas: read once, when the page is rendered and kept.
+    const panoramas = part === 'page' && !this.kept(plain, key) ? await this.panoramasOf(plain, id) : [];
     return this.variant(plain, key, (row, data) => {
       const home = data.apartments.find((a) => a.id === id)!;
-      return this.render(row, data, false, { filter: {}, askAbout: id, site }, (d, ctx) =>
-        part === 'card' ? renderHomeCard(d, ctx, home) : renderHomePage(d, ctx, home),
+      return this.render(
+        row,
+        data,
+        false,
+        { filter: {}, askAbout: id, site },
+        (d, ctx) => (part === 'card' ? renderHomeCard(d, ctx, home) : renderHomePage(d, ctx, home, panoramas)),
+        panoramas.map((p) => p.src),
       );
     });
+  }
+
+  /** A home's panoramas as its page's viewer takes them (shared/panorama.ts), highest priority first. */
+  private async panoramasOf(plain: RenderedPage, apartmentId: string): Promise<ViewerPanorama[]> {
+    const organizationId = plain.organizationId;
+    if (!organizationId) return [];
+    return viewerPanoramas(await this.deps.panoramas.listForApartment(organizationId, apartmentId));
+  }
+
+  /** The kept variant `key` of a plain page, if any. */
+  private kept(plain: RenderedPage, key: string): RenderedPage | undefined {
+    return this.pages.get(key, { scope: plain.organizationId ?? undefined, variants: key.split(' ')[0]! });
   }
 
   /** A variant of a plain page, kept among its estate's variants and as old as the plain page's data. */
   private variant(plain: RenderedPage, key: string, make: (row: PageRow, data: PageData) => RenderedPage): RenderedPage {
     const place = { scope: plain.organizationId ?? undefined, variants: key.split(' ')[0]! };
-    const kept = this.pages.get(key, place);
+    const kept = this.kept(plain, key);
     if (kept) return kept;
     const { row, data, stamp } = plain.source!;
     const made = make(row, data);
@@ -387,6 +410,8 @@ export class PagesService {
     preview: boolean,
     request: Omit<PageRequest, 'preview'>,
     html: (data: PageData, ctx: RenderContext) => string = renderPage,
+    /** Images the page shows besides the data's (a home's panoramas): their origins join img-src. */
+    moreImages: string[] = [],
   ): RenderedPage {
     const theme = themeCss(data.navigator);
     // On its own hostname the page lives at `/`; on ours at /p/{slug}, naming the own hostname as canonical.
@@ -399,6 +424,7 @@ export class PagesService {
       // The esbuild bundle (client-assets.ts): page.css with the islands' rules, and the islands.
       cssHref: pageAssets().style,
       scriptHref: pageAssets().script,
+      viewerHref: pageAssets().viewer,
       themeCss: theme,
       noindex: preview,
       filter: request.filter,
@@ -411,6 +437,11 @@ export class PagesService {
     const images = new Set(this.imageOrigins);
     const tiles = data.map?.tiles ? tileOrigin(data.map.tiles.urlTemplate) : undefined;
     if (tiles) images.add(tiles);
+    for (const src of moreImages) {
+      // A plain host only: a URL's host may hold `*` or `'`, which a policy would read as a wildcard or a keyword.
+      const found = origin(src);
+      if (found && /^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(found)) images.add(found);
+    }
     const ancestors = row.embedOrigins.length > 0 ? ["'self'", ...row.embedOrigins] : ['*'];
     const askable = new Set(listsHomes(data) ? data.apartments.filter((a) => a.status !== 'HIDDEN').map((a) => a.id) : []);
     const csp = baseCsp([...images], theme, ancestors);

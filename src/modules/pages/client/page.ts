@@ -7,6 +7,8 @@ import { initLightbox } from './lightbox.js';
 import { initFilters, initSelection } from './list.js';
 import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
+import { initNested } from './nested.js';
+import { initPanoramas } from './panoramas.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
 import { pageWords } from './words.js';
@@ -19,10 +21,12 @@ const navigators = $$(NAVIGATOR)
   .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
 initSelection(navigators, words);
+initNested();
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
 initFavourites(filters ? initFilters(filters, words) : () => undefined);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
 for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
+for (const section of $$('section[data-module="panoramas"]')) initPanoramas(section, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
 if (inquiry) initForm(inquiry);
 initResize();

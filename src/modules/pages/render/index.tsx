@@ -1,5 +1,6 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Apartment } from '../../apartments/schemas.js';
+import type { ViewerPanorama } from '../shared/panorama.js';
 import { HomeCard } from './home-card.js';
 import { HomePage, NotFoundPage, NoticePage, Page } from './page.js';
 import type { PageData, RenderContext } from './types.js';
@@ -7,9 +8,9 @@ import type { PageData, RenderContext } from './types.js';
 /** The page as HTML text: Preact escapes every text and attribute value it writes. */
 export const renderPage = (data: PageData, ctx: RenderContext): string => `<!doctype html>${renderToString(<Page data={data} ctx={ctx} />)}`;
 
-/** A home's own page. */
-export const renderHomePage = (data: PageData, ctx: RenderContext, home: Apartment): string =>
-  `<!doctype html>${renderToString(<HomePage data={data} ctx={ctx} home={home} />)}`;
+/** A home's own page, with its panoramas. */
+export const renderHomePage = (data: PageData, ctx: RenderContext, home: Apartment, panoramas: ViewerPanorama[] = []): string =>
+  `<!doctype html>${renderToString(<HomePage data={data} ctx={ctx} home={home} panoramas={panoramas} />)}`;
 
 /** A home's card alone (`?part=card`): what the main page's script opens in its panel. */
 export const renderHomeCard = (data: PageData, ctx: RenderContext, home: Apartment): string =>

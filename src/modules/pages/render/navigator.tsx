@@ -1,6 +1,7 @@
 import type { Apartment } from '../../apartments/schemas.js';
 import type { Navigator, NavigatorImage } from '../../navigators/schemas.js';
 import { startingIndex } from '../shared/frames.js';
+import { navigatorAnchor } from '../shared/nested.js';
 import type { Translate } from '../shared/words.js';
 import { homeHref, shownPrice } from './format.js';
 import { ResponsiveImage, VIEWER_SIZES } from './image.js';
@@ -56,7 +57,7 @@ function Shape(props: { shape: NavigatorImage['shapes'][number]; ctx: ShapeConte
     if (!target) return <path class="shape shape-building" d={shape.shape} data-building-id={shape.referenceId} />;
     return (
       <a
-        href={`#navigator-${target.id}`}
+        href={`#${navigatorAnchor(target.id)}`}
         class="shape-link"
         data-building-id={shape.referenceId}
         data-navigator-id={target.id}
@@ -142,6 +143,10 @@ export function NavigatorSection(props: {
   nestedLevel?: number;
   heading: string;
   label: string;
+  /** The navigator's name, for its nested ones' "Back to <name>". */
+  name: string;
+  /** The navigator this one is nested in: a nested one starts with a way back to it. */
+  parent?: { id: string; name: string } | undefined;
   /** A button that hides and shows the sidebar (the top navigator, unless disableHidingSidebar). */
   sidebarToggle?: boolean;
 }) {
@@ -162,14 +167,22 @@ export function NavigatorSection(props: {
   return (
     <section
       class={level === 0 ? 'navigator' : 'navigator nested'}
-      id={`navigator-${navigator.id}`}
+      id={navigatorAnchor(navigator.id)}
       data-navigator-id={navigator.id}
+      data-parent-id={props.parent?.id}
       data-starting-angle={navigator.options.startingAngle ?? 0}
       data-loopable={options.isLoopable ? 'true' : undefined}
       data-free-rotate={options.canFreelyRotate ? 'true' : undefined}
       data-mirrored={options.mirroredRotationCameraMovement ? 'true' : undefined}
       aria-label={props.label}
     >
+      {/* The way back: a link to the parent's section (its fragment); with the script it shows the parent in place. */}
+      {props.parent ? (
+        <a class="nested-back" href={`#${navigatorAnchor(props.parent.id)}`} data-back={props.parent.id}>
+          <span aria-hidden="true">‹ </span>
+          {t('backTo', { name: props.parent.name })}
+        </a>
+      ) : null}
       <h2 class={level === 0 ? 'visually-hidden' : undefined}>{props.heading}</h2>
       {navigator.images.length === 0 ? <p>{t('noViews')}</p> : null}
       <div class="frames">
@@ -232,6 +245,8 @@ export function NavigatorSection(props: {
             nestedLevel={level + 1}
             heading={name}
             label={name}
+            name={name}
+            parent={{ id: navigator.id, name: props.name }}
           />
         );
       })}

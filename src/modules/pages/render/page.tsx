@@ -1,4 +1,5 @@
 import type { Apartment } from '../../apartments/schemas.js';
+import type { ViewerPanorama } from '../shared/panorama.js';
 import { clientMessages } from '../shared/words.js';
 import { ContactSection } from './contact.js';
 import { DownloadsSection } from './downloads.js';
@@ -10,6 +11,7 @@ import { InquiryForm } from './inquiry-form.js';
 import { InvestmentSection } from './investment.js';
 import { MapSection } from './map.js';
 import { NavigatorSection, startingFrame } from './navigator.js';
+import { PanoramasSection } from './panoramas.js';
 import { Sidebar } from './sidebar.js';
 import type { PageData, RenderContext } from './types.js';
 
@@ -102,6 +104,7 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
                 homesPath={listing ? ctx.path : null}
                 heading={t('explore')}
                 label={t('projectView')}
+                name={navigator.options.navigatorName || data.estate.name}
                 sidebarToggle={listing && !navigator.options.disableHidingSidebar}
               />
             ) : null}
@@ -126,8 +129,8 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
   );
 }
 
-/** A home's own page (GET /p/{slug}/homes/{id}): its card, description, images, and the form about it. */
-export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apartment }) {
+/** A home's own page (GET /p/{slug}/homes/{id}): its card, description, images, panoramas, and the form about it. */
+export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apartment; panoramas?: ViewerPanorama[] | undefined }) {
   const { data, ctx, home } = props;
   const { t } = ctx;
   const locale = data.settings.locale;
@@ -157,6 +160,7 @@ export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apar
         <main id="main" class="home-page">
           <HomeCard apartment={home} locale={locale} t={t} path={ctx.path} onOwnPage favourites={data.navigator?.options.favouritesEnabled} />
           <HomeMore apartment={home} assets={data.assets} t={t} />
+          <PanoramasSection panoramas={props.panoramas ?? []} viewerSrc={ctx.viewerHref} t={t} />
           {data.settings.contact ? <ContactSection contact={data.settings.contact} t={t} /> : null}
           {data.settings.showInquiryForm ? (
             <InquiryForm path={ctx.path} form={ctxHere.form} about={home} t={t} privacyPolicyUrl={data.settings.privacyPolicyUrl} />

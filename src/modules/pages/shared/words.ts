@@ -46,6 +46,12 @@ export const CLIENT_KEYS = [
   'hideList',
   'showList',
   'shareFavourites',
+  // The 360° viewer (client/viewer.ts)
+  'panoramaView',
+  'zoomIn',
+  'zoomOut',
+  'lookAround',
+  'noWebgl',
 ] as const satisfies readonly Key[];
 
 export function clientMessages(locale: string): Record<string, Message> {
