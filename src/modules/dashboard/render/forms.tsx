@@ -60,7 +60,7 @@ export function Field(props: {
 }
 
 /** A field's error message, referenced by its control's aria-describedby (`{id}-error`). */
-function FieldError(props: { id: string; error: string | undefined }) {
+export function FieldError(props: { id: string; error: string | undefined }) {
   if (!props.error) return null;
   return (
     <p class="error-message" id={`${props.id}-error`}>
