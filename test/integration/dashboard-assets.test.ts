@@ -175,6 +175,7 @@ describe('dashboard assets and add-ons', () => {
     const overview = await editor.get(`${base}/addons`);
     expect(overview.statusCode).toBe(200);
     expect(overview.body).toContain('Harbour View');
+    expect(overview.body).toContain('Off<span class="visually-hidden"> (edit the gallery of Harbour View)</span>');
     const on = await editor.post(`${base}/addons/${estateId}/gallery/enable`, { enabled: 'true' });
     expect(on.statusCode).toBe(303);
     expect(on.headers.location).toBe(`${base}/addons/${estateId}/gallery?done=enabled`);
@@ -238,7 +239,8 @@ describe('dashboard assets and add-ons', () => {
   });
 
   it('investment HTML is sanitised exactly as the API does, through the same service', async () => {
-    const html = '<h2>Returns</h2><p onclick="x()">Yield <script>alert(1)</script><a href="javascript:alert(1)">here</a> <strong>6%</strong></p><iframe src="x"></iframe>';
+    const html =
+      '<h2>Returns</h2><p onclick="x()">Yield <script>alert(1)</script><a href="javascript:alert(1)">here</a> <strong>6%</strong></p><iframe src="x"></iframe>';
     const empty = await editor.post(`${base}/addons/${estateId}/investment/save`, { what: 'section', title: ' ', description: html });
     expect(empty.statusCode).toBe(422);
     expect(empty.body).toContain('id="new-section-title-error"');
@@ -262,14 +264,32 @@ describe('dashboard assets and add-ons', () => {
   });
 
   it('map: settings and places with their coordinates; a bad number is named next to its field', async () => {
-    const bad = await editor.post(`${base}/addons/${estateId}/map/save`, { what: 'settings', centerLat: 'north', centerLng: '4.9', defaultZoom: '14', tileStyle: 'OSM' });
+    const bad = await editor.post(`${base}/addons/${estateId}/map/save`, {
+      what: 'settings',
+      centerLat: 'north',
+      centerLng: '4.9',
+      defaultZoom: '14',
+      tileStyle: 'OSM',
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('id="settings-centerLat-error"');
     expect(bad.body).toContain('value="north"');
-    const half = await editor.post(`${base}/addons/${estateId}/map/save`, { what: 'settings', centerLat: '52.37', centerLng: '', defaultZoom: '', tileStyle: 'OSM' });
+    const half = await editor.post(`${base}/addons/${estateId}/map/save`, {
+      what: 'settings',
+      centerLat: '52.37',
+      centerLng: '',
+      defaultZoom: '',
+      tileStyle: 'OSM',
+    });
     expect(half.statusCode).toBe(422);
     expect(half.body).toContain('id="settings-centerLng-error"');
-    const ok = await editor.post(`${base}/addons/${estateId}/map/save`, { what: 'settings', centerLat: '52.37', centerLng: '4.89', defaultZoom: '15', tileStyle: 'OSM' });
+    const ok = await editor.post(`${base}/addons/${estateId}/map/save`, {
+      what: 'settings',
+      centerLat: '52.37',
+      centerLng: '4.89',
+      defaultZoom: '15',
+      tileStyle: 'OSM',
+    });
     expect(ok.statusCode).toBe(303);
     const outside = await editor.post(`${base}/addons/${estateId}/map/save`, { what: 'poi', category: 'TRANSIT', label: 'Station', lat: '95', lng: '4.9' });
     expect(outside.statusCode).toBe(422);
