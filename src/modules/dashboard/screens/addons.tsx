@@ -370,11 +370,13 @@ function GalleryItems(props: Sub<GalleryDocument> & { set: string; items: Galler
         const form = `item-${item.id}`;
         return (
           <li key={item.id} data-order-id={item.id} class="ordered-item">
-            {thumb ? <img class="thumb" src={thumb} alt="" width={80} height={60} loading="lazy" /> : null} <strong>{item.asset.name}</strong>
-            {item.caption ? <span> · {item.caption}</span> : null}
+            <p class="item-head">
+              {thumb ? <img class="thumb" src={thumb} alt="" width={80} height={60} loading="lazy" /> : null} <strong>{item.asset.name}</strong>
+              {item.caption ? <span> · {item.caption}</span> : null}
+            </p>
             {props.editable ? (
               <>
-                <PostForm action={`${props.action}/save`} csrf={ctx.session.csrf} class="inline" label={`Edit ${item.asset.name}`}>
+                <PostForm action={`${props.action}/save`} csrf={ctx.session.csrf} class="item-edit" label={`Edit ${item.asset.name}`}>
                   <input type="hidden" name="what" value="item" />
                   <input type="hidden" name="id" value={item.id} />
                   <Version version={props.version} />
@@ -504,10 +506,12 @@ function FileList(props: {
     <Ordered ctx={ctx} action={action} set={props.set} label={props.label} editable={editable}>
       {props.items.map((item, i) => (
         <li key={item.id} data-order-id={item.id} class="ordered-item">
-          <strong>{item.label}</strong> <span class="muted">({item.asset.name})</span>
+          <p class="item-head">
+            <strong>{item.label}</strong> <span class="muted">({item.asset.name})</span>
+          </p>
           {editable ? (
             <>
-              <PostForm action={`${action}/save`} csrf={ctx.session.csrf} class="inline" label={`Edit ${item.label}`}>
+              <PostForm action={`${action}/save`} csrf={ctx.session.csrf} class="item-edit" label={`Edit ${item.label}`}>
                 <input type="hidden" name="what" value="file" />
                 <input type="hidden" name="id" value={item.id} />
                 <input type="hidden" name={props.parentField} value={props.parentId} />
@@ -555,7 +559,7 @@ function DownloadsEditor(props: Sub<DownloadsDocument>) {
             <h3>{group.title}</h3>
             {editable ? (
               <>
-                <PostForm action={`${action}/save`} csrf={ctx.session.csrf} class="inline" label={`Rename ${group.title}`}>
+                <PostForm action={`${action}/save`} csrf={ctx.session.csrf} class="item-edit" label={`Rename ${group.title}`}>
                   <input type="hidden" name="what" value="group" />
                   <input type="hidden" name="id" value={group.id} />
                   <Version version={props.version} />
