@@ -255,9 +255,7 @@ function EstatePicker(props: { ctx: OrgContext; estates: Array<{ estate: Estate;
                     <td key={k}>
                       <a href={`${ctx.base}/addons/${estate.id}/${k}`}>
                         {enabled[k] ? 'On' : 'Off'}
-                        <span class="visually-hidden">
-                          (edit the {KINDS[k].label.toLowerCase()} of {estate.name})
-                        </span>
+                        <span class="visually-hidden">{` (edit the ${KINDS[k].label.toLowerCase()} of ${estate.name})`}</span>
                       </a>
                     </td>
                   ))}
