@@ -136,6 +136,31 @@ describe('dashboard assets and add-ons', () => {
     expect((await assetsOf()).length).toBe(before + 2);
   });
 
+  it('limits: a file over 20 MB is refused by name (413); past 20 files the rest are refused', async () => {
+    const before = (await assetsOf()).length;
+    const big = await upload(editor, [
+      { name: '_csrf', body: editor.csrf },
+      { name: 'files', filename: 'huge.bin', type: 'application/octet-stream', body: Buffer.alloc(20 * 1024 * 1024 + 1, 7) },
+      { name: 'files', filename: 'after.txt', type: 'text/plain', body: 'kept' },
+    ]);
+    expect(big.statusCode).toBe(413);
+    expect(big.body).toContain('huge.bin is not uploaded: It is larger than 20 MB, the upload limit. after.txt is uploaded.');
+    expect((await assetsOf()).length).toBe(before + 1);
+    await api('DELETE', `/api/v1/asset/${(await assetsOf()).find((x) => x.name === 'after.txt')!.id}`);
+
+    const many = await upload(editor, [
+      { name: '_csrf', body: editor.csrf },
+      ...Array.from({ length: 21 }, (_, i) => ({ name: 'files', filename: `note-${i}.txt`, type: 'text/plain', body: `note ${i}` })),
+    ]);
+    expect(many.statusCode).toBe(413);
+    expect(many.body).toContain('At most 20 files at once; the rest were not uploaded.');
+    const names = (await assetsOf()).map((x) => x.name);
+    expect(names).toContain('note-19.txt');
+    expect(names).not.toContain('note-20.txt');
+    // Not to clutter the pickers below.
+    for (const asset of await assetsOf()) if (asset.name.startsWith('note-')) await api('DELETE', `/api/v1/asset/${asset.id}`);
+  });
+
   it('an upload without the CSRF token, by a viewer or signed out is refused and nothing is written', async () => {
     const before = (await assetsOf()).length;
     const noToken = await upload(editor, [{ name: 'files', filename: 'x.png', type: 'image/png', body: png }]);

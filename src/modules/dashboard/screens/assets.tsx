@@ -308,12 +308,15 @@ export async function assetScreen(app: FastifyInstance): Promise<void> {
   // scope: only it parses multipart. Its CSRF field is the form's first part, checked before any file is read.
   await app.register(async (scope) => {
     await scope.register(multipart, {
+      // A file over the limit is cut and marked truncated, and the upload refuses it (413) as the API's does; the
+      // files after it are still read.
+      throwFileSizeLimit: false,
       limits: {
         fileSize: MAX_UPLOAD_BYTES,
         files: MAX_FILES_PER_UPLOAD,
         fields: 1,
         fieldSize: 1024,
-        parts: MAX_FILES_PER_UPLOAD + 1,
+        parts: MAX_FILES_PER_UPLOAD + 2,
         headerPairs: 50,
         fieldNameSize: 100,
       },
@@ -375,7 +378,7 @@ export async function assetScreen(app: FastifyInstance): Promise<void> {
       } catch (err) {
         if (err instanceof AppError && err.statusCode === 403) throw err;
         const e = err as { code?: string };
-        if (e.code === 'FST_FILES_LIMIT')
+        if (e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT')
           failed.push({ name: '', message: `At most ${MAX_FILES_PER_UPLOAD} files at once; the rest were not uploaded.`, status: 413 });
         else if (err instanceof AppError || (e.code ?? '').startsWith('FST_'))
           failed.push({ name: '', message: 'The upload could not be read to its end.', status: 400 });
