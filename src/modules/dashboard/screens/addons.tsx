@@ -16,13 +16,13 @@ import type { AddonKind } from '../../addons/state.js';
 import type { Asset } from '../../assets/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import { islandScript } from '../assets.js';
-import { ErrorSummary, type Errors, FieldError, Notice, PostForm, Problem } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, FieldError, Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
 import { thumbnailOf } from './assets.js';
 import { STALE } from './estates.js';
-import { formOf, refusal, text } from './form-body.js';
+import { formOf, plain, refusal, text } from './form-body.js';
 import { checkWith } from './validate.js';
 
 const KINDS: Record<AddonKind, { label: string; about: string }> = {
@@ -82,33 +82,19 @@ function Input(props: {
   hint?: string;
   maxLength?: number;
   inputMode?: 'decimal' | 'numeric';
-  hideLabel?: boolean;
 }) {
-  const id = `${props.form}-${props.name}`;
-  const error = props.again.errors[`${props.form}.${props.name}`];
-  const value = props.again.values[`${props.form}.${props.name}`] ?? props.value ?? '';
-  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const key = `${props.form}.${props.name}`;
   return (
-    <div class={error ? 'field field-error' : 'field'}>
-      <label for={id} class={props.hideLabel ? 'visually-hidden' : undefined}>
-        {props.label}
-      </label>
-      {props.hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      <FieldError id={id} error={error} />
-      <input
-        id={id}
-        name={props.name}
-        value={value}
-        maxLength={props.maxLength}
-        inputMode={props.inputMode}
-        aria-describedby={described || undefined}
-        aria-invalid={error ? 'true' : undefined}
-      />
-    </div>
+    <Field
+      id={`${props.form}-${props.name}`}
+      name={props.name}
+      label={props.label}
+      error={props.again.errors[key]}
+      value={props.again.values[key] ?? props.value ?? ''}
+      hint={props.hint}
+      maxLength={props.maxLength}
+      inputMode={props.inputMode}
+    />
   );
 }
 
@@ -731,12 +717,6 @@ function MapEditor(props: Sub<MapDocument>) {
 }
 
 // -------------------------------------------------------------------------------------------- routes
-
-/** A service message without the API's `Validation failed: ` prefix, starting with a capital. */
-const plain = (message: string) => {
-  const rest = message.replace(/^Validation failed:\s*/, '');
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
-};
 
 /** A number field: the number, or the text itself when it is not one (the schema then names the field). */
 const numberOf = (value: string): unknown => {

@@ -11,7 +11,7 @@ import { FieldError, Notice, PostForm } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, checkCsrf, hasRole, requireOrg } from '../session.js';
-import { refusal } from './form-body.js';
+import { plain, refusal } from './form-body.js';
 
 /** Files one upload form may carry; each is one asset, checked and stored as the API's upload does. */
 export const MAX_FILES_PER_UPLOAD = 20;
@@ -237,12 +237,6 @@ function ConfirmDelete(props: { ctx: OrgContext; asset: Asset; usage: Usage }) {
     </Shell>
   );
 }
-
-/** A service message without the API's `Validation failed: ` prefix, starting with a capital. */
-const plain = (message: string) => {
-  const rest = message.replace(/^Validation failed:\s*/, '');
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
-};
 
 /** The request came from the upload island (XMLHttpRequest): it wants the outcome as data, not a page. */
 const fromIsland = (request: FastifyRequest) => request.headers['x-requested-with'] === 'upload-island';

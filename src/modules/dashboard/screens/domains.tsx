@@ -7,7 +7,7 @@ import { ErrorSummary, type Errors, Field, Notice, PostForm, Select } from '../r
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, requireOrg } from '../session.js';
-import { formOf, refusal, text } from './form-body.js';
+import { formOf, plain, refusal, text } from './form-body.js';
 
 const LABELS = { estateId: 'Estate', hostname: 'Hostname' };
 const DONE: Record<string, string> = {
@@ -22,12 +22,6 @@ const STATUS: Record<string, string> = {
 };
 
 type EstateDomains = { estate: Estate; domains: Domain[] };
-
-/** A service message without the API's `Validation failed: ` prefix, starting with a capital. */
-const plain = (message: string) => {
-  const rest = message.replace(/^Validation failed:\s*/, '');
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
-};
 
 /** What DNS answered for a failed verification, in the dashboard's words. */
 function verifyProblem(err: AppError): string {
