@@ -484,42 +484,42 @@ GROUP BY
 UNION ALL
 SELECT
   "asset_id",
-  'gallery' AS "kind",
+  $3::text AS "kind",
   "estate_id",
   count(*)::int AS "n"
 FROM
   "gallery_items"
 WHERE
-  "organization_id" = $3
-  AND "asset_id" = ANY (CAST($4 AS UUID[]))
+  "organization_id" = $4
+  AND "asset_id" = ANY (CAST($5 AS UUID[]))
 GROUP BY
   "asset_id",
   "estate_id"
 UNION ALL
 SELECT
   "asset_id",
-  'investment' AS "kind",
+  $6::text AS "kind",
   "estate_id",
   count(*)::int AS "n"
 FROM
   "investment_files"
 WHERE
-  "organization_id" = $5
-  AND "asset_id" = ANY (CAST($6 AS UUID[]))
+  "organization_id" = $7
+  AND "asset_id" = ANY (CAST($8 AS UUID[]))
 GROUP BY
   "asset_id",
   "estate_id"
 UNION ALL
 SELECT
   "asset_id",
-  'downloads' AS "kind",
+  $9::text AS "kind",
   "estate_id",
   count(*)::int AS "n"
 FROM
   "downloads_items"
 WHERE
-  "organization_id" = $7
-  AND "asset_id" = ANY (CAST($8 AS UUID[]))
+  "organization_id" = $10
+  AND "asset_id" = ANY (CAST($11 AS UUID[]))
 GROUP BY
   "asset_id",
   "estate_id"
@@ -532,8 +532,8 @@ SELECT
 FROM
   "map_configs"
 WHERE
-  "organization_id" = $9
-  AND "logo_asset_id" = ANY (CAST($10 AS UUID[]))
+  "organization_id" = $12
+  AND "logo_asset_id" = ANY (CAST($13 AS UUID[]))
 GROUP BY
   "logo_asset_id",
   "estate_id"
@@ -548,8 +548,8 @@ FROM
   INNER JOIN "navigators" AS "nv" ON "nv"."id" = "f"."navigator_id"
   AND "nv"."organization_id" = "f"."organization_id"
 WHERE
-  "f"."organization_id" = $11
-  AND "f"."asset_id" = ANY (CAST($12 AS UUID[]))
+  "f"."organization_id" = $14
+  AND "f"."asset_id" = ANY (CAST($15 AS UUID[]))
 GROUP BY
   "f"."asset_id",
   "nv"."estate_id";

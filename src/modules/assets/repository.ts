@@ -146,6 +146,13 @@ export const assetsRepository = {
   usageCounts(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Array<{ assetId: string; kind: string; estateId: string; n: number }>> {
     const k = q(db);
     const count = sql<number>`count(*)::int`;
+    const addonChild = (table: 'galleryItems' | 'investmentFiles' | 'downloadsItems', kind: string) =>
+      k
+        .selectFrom(table as 'galleryItems')
+        .select(['assetId', sql<string>`${kind}::text`.as('kind'), 'estateId', count.as('n')])
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', anyUuid(ids))
+        .groupBy(['assetId', 'estateId']);
     return k
       .selectFrom('apartments as ap')
       .innerJoin('assets as a', (j) => j.onRef('a.organizationId', '=', 'ap.organizationId').on(apartmentNames))
@@ -153,30 +160,9 @@ export const assetsRepository = {
       .where('ap.organizationId', '=', organizationId)
       .where('a.id', '=', anyUuid(ids))
       .groupBy(['a.id', 'ap.estateId'])
-      .unionAll(
-        k
-          .selectFrom('galleryItems')
-          .select(['assetId', sql<string>`'gallery'`.as('kind'), 'estateId', count.as('n')])
-          .where('organizationId', '=', organizationId)
-          .where('assetId', '=', anyUuid(ids))
-          .groupBy(['assetId', 'estateId']),
-      )
-      .unionAll(
-        k
-          .selectFrom('investmentFiles')
-          .select(['assetId', sql<string>`'investment'`.as('kind'), 'estateId', count.as('n')])
-          .where('organizationId', '=', organizationId)
-          .where('assetId', '=', anyUuid(ids))
-          .groupBy(['assetId', 'estateId']),
-      )
-      .unionAll(
-        k
-          .selectFrom('downloadsItems')
-          .select(['assetId', sql<string>`'downloads'`.as('kind'), 'estateId', count.as('n')])
-          .where('organizationId', '=', organizationId)
-          .where('assetId', '=', anyUuid(ids))
-          .groupBy(['assetId', 'estateId']),
-      )
+      .unionAll(addonChild('galleryItems', 'gallery'))
+      .unionAll(addonChild('investmentFiles', 'investment'))
+      .unionAll(addonChild('downloadsItems', 'downloads'))
       .unionAll(
         k
           .selectFrom('mapConfigs')
