@@ -138,6 +138,7 @@ const EXAMPLES: Record<string, unknown[]> = {
   ],
   'assets.list': [ORG, { mimePrefix: 'image/', unused: true, publicOnly: true, offset: 0, limit: 50 }],
   'assets.usage': [ORG, uuid(2), true],
+  'assets.usageCounts': [ORG, [uuid(2), uuid(3)]],
   'assets.pendingImages': [200],
   'assets.finishImage': [ORG, uuid(2), { width: 1, height: 1, hasLocation: false, placeholder: null, variants: json([]), imageState: 'ready' }],
   'buildings.insert': [{ id: uuid(5), organizationId: ORG, estateId: uuid(3), name: 'B', description: null, features: [], source: null }],

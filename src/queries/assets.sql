@@ -464,3 +464,92 @@ WHERE
   AND "asset_id" = $2
 ORDER BY
   "id";
+
+-- assets.usageCounts
+SELECT
+  "a"."id" AS "asset_id",
+  'apartments' AS "kind",
+  "ap"."estate_id",
+  count(*)::int AS "n"
+FROM
+  "apartments" AS "ap"
+  INNER JOIN "assets" AS "a" ON "a"."organization_id" = "ap"."organization_id"
+  AND ap.assets_ids @> jsonb_build_array(a.id::text)
+WHERE
+  "ap"."organization_id" = $1
+  AND "a"."id" = ANY (CAST($2 AS UUID[]))
+GROUP BY
+  "a"."id",
+  "ap"."estate_id"
+UNION ALL
+SELECT
+  "asset_id",
+  $3::text AS "kind",
+  "estate_id",
+  count(*)::int AS "n"
+FROM
+  "gallery_items"
+WHERE
+  "organization_id" = $4
+  AND "asset_id" = ANY (CAST($5 AS UUID[]))
+GROUP BY
+  "asset_id",
+  "estate_id"
+UNION ALL
+SELECT
+  "asset_id",
+  $6::text AS "kind",
+  "estate_id",
+  count(*)::int AS "n"
+FROM
+  "investment_files"
+WHERE
+  "organization_id" = $7
+  AND "asset_id" = ANY (CAST($8 AS UUID[]))
+GROUP BY
+  "asset_id",
+  "estate_id"
+UNION ALL
+SELECT
+  "asset_id",
+  $9::text AS "kind",
+  "estate_id",
+  count(*)::int AS "n"
+FROM
+  "downloads_items"
+WHERE
+  "organization_id" = $10
+  AND "asset_id" = ANY (CAST($11 AS UUID[]))
+GROUP BY
+  "asset_id",
+  "estate_id"
+UNION ALL
+SELECT
+  logo_asset_id AS "asset_id",
+  'mapLogo' AS "kind",
+  "estate_id",
+  count(*)::int AS "n"
+FROM
+  "map_configs"
+WHERE
+  "organization_id" = $12
+  AND "logo_asset_id" = ANY (CAST($13 AS UUID[]))
+GROUP BY
+  "logo_asset_id",
+  "estate_id"
+UNION ALL
+SELECT
+  "f"."asset_id",
+  'navigatorFrames' AS "kind",
+  "nv"."estate_id",
+  count(*)::int AS "n"
+FROM
+  "navigator_frames" AS "f"
+  INNER JOIN "navigators" AS "nv" ON "nv"."id" = "f"."navigator_id"
+  AND "nv"."organization_id" = "f"."organization_id"
+WHERE
+  "f"."organization_id" = $14
+  AND "f"."asset_id" = ANY (CAST($15 AS UUID[]))
+GROUP BY
+  "f"."asset_id",
+  "nv"."estate_id";

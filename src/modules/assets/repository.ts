@@ -139,6 +139,50 @@ export const assetsRepository = {
     };
   },
 
+  /**
+   * For a page of assets at once (the dashboard's list): how many of each kind of use each asset has, per
+   * estate. The same six uses as `usage`, counted in one statement instead of six per asset.
+   */
+  usageCounts(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Array<{ assetId: string; kind: string; estateId: string; n: number }>> {
+    const k = q(db);
+    const count = sql<number>`count(*)::int`;
+    const addonChild = (table: 'galleryItems' | 'investmentFiles' | 'downloadsItems', kind: string) =>
+      k
+        .selectFrom(table as 'galleryItems')
+        .select(['assetId', sql<string>`${kind}::text`.as('kind'), 'estateId', count.as('n')])
+        .where('organizationId', '=', organizationId)
+        .where('assetId', '=', anyUuid(ids))
+        .groupBy(['assetId', 'estateId']);
+    return k
+      .selectFrom('apartments as ap')
+      .innerJoin('assets as a', (j) => j.onRef('a.organizationId', '=', 'ap.organizationId').on(apartmentNames))
+      .select(['a.id as assetId', sql<string>`'apartments'`.as('kind'), 'ap.estateId', count.as('n')])
+      .where('ap.organizationId', '=', organizationId)
+      .where('a.id', '=', anyUuid(ids))
+      .groupBy(['a.id', 'ap.estateId'])
+      .unionAll(addonChild('galleryItems', 'gallery'))
+      .unionAll(addonChild('investmentFiles', 'investment'))
+      .unionAll(addonChild('downloadsItems', 'downloads'))
+      .unionAll(
+        k
+          .selectFrom('mapConfigs')
+          .select([sql<string>`logo_asset_id`.as('assetId'), sql<string>`'mapLogo'`.as('kind'), 'estateId', count.as('n')])
+          .where('organizationId', '=', organizationId)
+          .where('logoAssetId', '=', anyUuid(ids))
+          .groupBy(['logoAssetId', 'estateId']),
+      )
+      .unionAll(
+        k
+          .selectFrom('navigatorFrames as f')
+          .innerJoin('navigators as nv', (j) => j.onRef('nv.id', '=', 'f.navigatorId').onRef('nv.organizationId', '=', 'f.organizationId'))
+          .select(['f.assetId', sql<string>`'navigatorFrames'`.as('kind'), 'nv.estateId', count.as('n')])
+          .where('f.organizationId', '=', organizationId)
+          .where('f.assetId', '=', anyUuid(ids))
+          .groupBy(['f.assetId', 'nv.estateId']),
+      )
+      .execute() as Promise<Array<{ assetId: string; kind: string; estateId: string; n: number }>>;
+  },
+
   /** Of the given ids, those that are assets of the organization. */
   async ownedIds(db: Queryable, organizationId: string, ids: readonly string[]): Promise<string[]> {
     const rows = await q(db).selectFrom('assets').select('id').where('organizationId', '=', organizationId).where('id', '=', anyUuid(ids)).execute();

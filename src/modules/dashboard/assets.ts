@@ -14,3 +14,14 @@ export function dashboardStylesheet(): PageAsset {
     .trim();
   return registerPageAsset('dashboard', 'css', 'text/css; charset=utf-8', Buffer.from(text));
 }
+
+/**
+ * The dashboard's two small islands in one plain script (no build step): the upload progress of the
+ * assets screen and drag ordering of the add-ons screen. Every form they enhance works without it.
+ */
+export function islandScript(): PageAsset {
+  const existing = currentAsset('dashboard-islands.js');
+  if (existing) return existing;
+  const bytes = readFileSync(new URL('./islands.js', import.meta.url));
+  return registerPageAsset('dashboard-islands', 'js', 'text/javascript; charset=utf-8', bytes);
+}

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { mapDatabaseError } from '../../db/errors.js';
 import { AppError } from '../../errors.js';
-import { dashboardStylesheet } from './assets.js';
+import { dashboardStylesheet, islandScript } from './assets.js';
 import { seeOther, sendHtml } from './render/html.js';
 import { Plain } from './render/shell.js';
 import { authRoutes } from './screens/auth.js';
@@ -28,6 +28,7 @@ const TITLES: Record<number, string> = {
  */
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
   dashboardStylesheet();
+  islandScript();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
     done(null, new URLSearchParams(body as string)),
   );

@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A dashboard route anyone may post to without a session (sign-in, the invitation page): Origin is still checked. */
     dashboardPublic?: boolean;
+    /** A streamed multipart form (the asset upload): the handler checks its CSRF field (`checkCsrf`) before reading a file. */
+    dashboardCsrfInHandler?: boolean;
   }
 }
 
@@ -68,14 +70,19 @@ export async function installSession(app: FastifyInstance): Promise<void> {
     if (request.routeOptions.config?.dashboardPublic) return;
     const session = request.dashboardSession;
     if (!session) throw new AppError('unauthorized', 'Sign in first.');
+    if (request.routeOptions.config?.dashboardCsrfInHandler) return;
     // A urlencoded form, or a multipart one (the CSV import: its fields as an object), or a script's header.
     const body = request.body;
     const field =
       body instanceof URLSearchParams ? body.get(CSRF_FIELD) : body && typeof body === 'object' ? (body as Record<string, unknown>)[CSRF_FIELD] : undefined;
     const header = request.headers['x-csrf-token'];
-    const given = typeof field === 'string' ? field : typeof header === 'string' ? header : '';
-    if (!given || !safeEqual(given, session.csrf)) throw new AppError('forbidden', 'This form has expired. Reload the page and send it again.');
+    checkCsrf(session, typeof field === 'string' ? field : typeof header === 'string' ? header : '');
   });
+}
+
+/** 403 unless `given` is the session's CSRF token. */
+export function checkCsrf(session: Session, given: string | undefined): void {
+  if (!given || !safeEqual(given, session.csrf)) throw new AppError('forbidden', 'This form has expired. Reload the page and send it again.');
 }
 
 function refererOrigin(referer: string | undefined): string | undefined {

@@ -30,9 +30,12 @@ export function Field(props: {
   required?: boolean;
   maxLength?: number;
   inputMode?: 'numeric' | 'decimal';
+  /** When several forms of a page share field names: the control's own id and its error, instead of `field-<name>` and `errors[name]`. */
+  id?: string;
+  error?: string | undefined;
 }) {
-  const id = `field-${props.name}`;
-  const error = props.errors?.[props.name];
+  const id = props.id ?? `field-${props.name}`;
+  const error = props.id ? props.error : props.errors?.[props.name];
   const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={error ? 'field field-error' : 'field'}>

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account.js';
+import { addonScreen } from './addons.js';
 import { apartmentScreen } from './apartments.js';
 import { apiKeyScreen } from './api-keys.js';
+import { assetScreen } from './assets.js';
 import { domainScreen } from './domains.js';
 import { estateScreen } from './estates.js';
 import { inquiryScreen } from './inquiries.js';
@@ -16,6 +18,8 @@ import { webhookScreen } from './webhooks.js';
 // domains) are added here.
 registerScreen({ id: 'estates', label: 'Estates', path: 'estates', minimum: 'viewer', routes: estateScreen });
 registerScreen({ id: 'apartments', label: 'Apartments', path: 'apartments', minimum: 'viewer', routes: apartmentScreen });
+registerScreen({ id: 'assets', label: 'Assets', path: 'assets', minimum: 'viewer', routes: assetScreen });
+registerScreen({ id: 'addons', label: 'Add-ons', path: 'addons', minimum: 'viewer', routes: addonScreen });
 registerScreen({ id: 'inquiries', label: 'Inquiries', path: 'inquiries', minimum: 'viewer', routes: inquiryScreen });
 registerScreen({ id: 'shapes', label: 'Shapes', path: 'shapes', minimum: 'viewer', routes: shapesScreen });
 registerScreen({ id: 'navigators', label: 'Navigators', path: 'navigators', minimum: 'viewer', routes: navigatorScreen });
