@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BoundWork, boundWork } from '../../../db/bound-work.js';
 import { AppError } from '../../../errors.js';
 import { etagOf } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
@@ -25,6 +26,8 @@ const DONE: Record<string, string> = {
   bulk: 'The status of the selected apartments is changed.',
   imported: 'The import is done: the apartments are created and changed as the preview said.',
 };
+const IMPORT_STALE =
+  'Someone changed the apartments or buildings of this estate since the preview, so nothing was imported. Choose the file again to see a new preview.';
 const STATUS_WORDS: Record<string, string> = { ACTIVE: 'Available', BOOKED: 'Reserved', SOLD: 'Sold', HIDDEN: 'Hidden' };
 
 interface Filter {
@@ -237,7 +240,7 @@ function ApartmentsTable(props: TableState) {
   );
 }
 
-function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPlan; csv?: string }) {
+function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPlan; csv?: string; problem?: string }) {
   const { ctx, estate, plan } = props;
   const base = `${ctx.base}/apartments`;
   const blocked = plan && plan.errors.length > 0;
@@ -246,6 +249,7 @@ function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPla
       <p>
         <a href={`${base}?estateId=${estate.id}`}>Back to the apartments</a>
       </p>
+      <Problem text={props.problem} />
       {plan ? (
         <>
           {blocked ? (
@@ -451,20 +455,36 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
     // Planned again from what is stored now: the same file gives the preview's plan unless someone changed the apartments meanwhile.
     const plan = await planFor(ctx, estate, csv);
     if (plan.errors.length > 0) return sendHtml(reply, <ImportScreen ctx={ctx} estate={estate} plan={plan} />, 422);
-    await asUser(ctx, async () => {
-      if (plan.updates.length > 0) {
-        await apartments.bulkUpdate(ctx.org.organizationId, { apartments: plan.updates.map((u) => ({ id: u.id!, ...u.fields }) as never) });
+    // One transaction for the whole import (src/db/bound-work.ts): each service's own transaction becomes a savepoint of it, so a
+    // refusal of a later step (a name someone took since the preview) undoes the earlier ones, and the events the steps wrote to the
+    // outbox are delivered only when it commits.
+    const work = new BoundWork(async () => undefined);
+    try {
+      await boundWork.run(work, () =>
+        asUser(ctx, async () => {
+          if (plan.updates.length > 0) {
+            await apartments.bulkUpdate(ctx.org.organizationId, { apartments: plan.updates.map((u) => ({ id: u.id!, ...u.fields }) as never) });
+          }
+          const byBuilding = new Map<string, typeof plan.creates>();
+          for (const c of plan.creates) byBuilding.set(c.building, [...(byBuilding.get(c.building) ?? []), c]);
+          for (const [buildingName, creates] of byBuilding) {
+            const building = estate.buildings.find((b) => b.name === buildingName)!;
+            await apartments.bulkCreate(ctx.org.organizationId, {
+              buildingId: building.id,
+              apartments: creates.map((c) => ({ name: c.name, ...c.fields }) as never),
+            });
+          }
+        }),
+      );
+      await work.end(async () => undefined);
+    } catch (err) {
+      await work.end();
+      const refused = refusal(err);
+      if (refused && (refused.statusCode === 404 || refused.statusCode === 409 || refused.statusCode === 412)) {
+        return sendHtml(reply, <ImportScreen ctx={ctx} estate={estate} problem={IMPORT_STALE} />, 409);
       }
-      const byBuilding = new Map<string, typeof plan.creates>();
-      for (const c of plan.creates) byBuilding.set(c.building, [...(byBuilding.get(c.building) ?? []), c]);
-      for (const [buildingName, creates] of byBuilding) {
-        const building = estate.buildings.find((b) => b.name === buildingName)!;
-        await apartments.bulkCreate(ctx.org.organizationId, {
-          buildingId: building.id,
-          apartments: creates.map((c) => ({ name: c.name, ...c.fields }) as never),
-        });
-      }
-    });
+      throw err;
+    }
     return seeOther(reply, `${ctx.base}/apartments?estateId=${estate.id}&done=imported`);
   });
 }
