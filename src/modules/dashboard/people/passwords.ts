@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
@@ -10,9 +11,10 @@ export const MAX_PASSWORD_LENGTH = 200;
  * Argon2 jobs running at once. The binding hashes on libuv's thread pool (4 threads unless
  * UV_THREADPOOL_SIZE), which the service's other work shares: zlib compressing an answer, file reads.
  * Twenty sign-ins at once queued there made every compressed GET wait behind them (p99 over a second,
- * docs/performance.md "The dashboard"); so at most this many run and the pool always has threads left.
+ * docs/performance.md "The dashboard"), and two hashing on two cores left the event loop no CPU; so at most
+ * half the pool and one core fewer than the machine has run at once.
  */
-export const ARGON2_RUNNING_MAX = Math.max(1, Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2));
+export const ARGON2_RUNNING_MAX = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), os.availableParallelism() - 1));
 
 let running = 0;
 const waiting: Array<() => void> = [];
