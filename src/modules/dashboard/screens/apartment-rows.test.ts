@@ -1,12 +1,11 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { etagOf } from '../../../http/etag.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import { type RowsContext, STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
 import { formatPrice } from './apartments-csv.js';
 
-/** The row as the screen rendered it with preact (before apartmentRowsHtml), written with `h`: the oracle. */
+/** The row as the screen rendered it with preact (before apartmentRowsHtml; its version now updatedAt), written with `h`: the oracle. */
 function preactRow(a: Apartment, ctx: RowsContext) {
   const row = `row-${a.id}`;
   const error = ctx.rowErrors?.[a.id];
@@ -49,7 +48,7 @@ function preactRow(a: Apartment, ctx: RowsContext) {
             'form',
             { method: 'post', action: `${ctx.base}/${a.id}`, class: 'inline', id: row, novalidate: true },
             h('input', { type: 'hidden', name: '_csrf', value: ctx.csrf }),
-            h('input', { type: 'hidden', name: 'version', value: etagOf(a) }),
+            h('input', { type: 'hidden', name: 'version', value: a.updatedAt }),
             h('input', { type: 'hidden', name: 'back', value: ctx.back }),
             h('button', { type: 'submit', class: 'secondary' }, 'Save', h('span', { class: 'visually-hidden' }, ' ', a.name)),
           ),
