@@ -71,3 +71,30 @@ export async function joinAs(t: TestApp, orgId: string, email: string, role: 'ad
   user.csrf = csrfOf(page.body);
   return user;
 }
+
+/** POST of the import form: multipart with the CSRF field and one CSV file (apartments screen). */
+export function importPreview(t: TestApp, user: DashboardUser, url: string, csv: string): Promise<LightMyRequestResponse> {
+  const boundary = 'dashboard-test-boundary';
+  const payload = [
+    `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${user.csrf}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="apartments.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`,
+    `--${boundary}--\r\n`,
+  ].join('');
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, cookie: `pps_session=${encodeURIComponent(user.cookie)}`, origin: ORIGIN },
+    payload,
+  });
+}
+
+/** The CSV a preview carries to its confirm form (the hidden field), unescaped. */
+export function hiddenCsv(html: string): string {
+  const value = /<input type="hidden" name="csv" value="([^"]*)"/.exec(html)?.[1] ?? '';
+  return value
+    .replace(/&#10;/g, '\n')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
-import { type DashboardUser, ORIGIN, joinAs } from '../helpers/dashboard.js';
+import { type DashboardUser, hiddenCsv, importPreview as importFile, joinAs } from '../helpers/dashboard.js';
 
 type Apartment = { id: string; name: string; status: string; priceCents: number | null; buildingId: string };
 
@@ -18,34 +18,7 @@ describe('dashboard screens', () => {
   const api = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => t.request({ method, url, key: a.key, body });
   const apartmentsOf = async () => (await api('GET', `/api/v1/apartment?estateId=${estateId}`)).json().items as Apartment[];
 
-  /** A multipart body with the CSRF field and one file. */
-  const multipart = (csrf: string, csv: string) => {
-    const boundary = 'dashboard-test-boundary';
-    const payload = [
-      `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrf}\r\n`,
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="apartments.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n`,
-      `--${boundary}--\r\n`,
-    ].join('');
-    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-  };
-  const importPreview = (user: DashboardUser, csv: string) => {
-    const { payload, headers } = multipart(user.csrf, csv);
-    return t.app.inject({
-      method: 'POST',
-      url: `${base}/apartments/import?estateId=${estateId}`,
-      headers: { ...headers, cookie: `pps_session=${encodeURIComponent(user.cookie)}`, origin: ORIGIN },
-      payload,
-    });
-  };
-  const hiddenCsv = (html: string) => {
-    const value = /<input type="hidden" name="csv" value="([^"]*)"/.exec(html)?.[1] ?? '';
-    return value
-      .replace(/&#10;/g, '\n')
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  };
+  const importPreview = (user: DashboardUser, csv: string) => importFile(t, user, `${base}/apartments/import?estateId=${estateId}`, csv);
 
   beforeAll(async () => {
     t = await createTestApp();

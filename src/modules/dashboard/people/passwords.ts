@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
@@ -7,10 +8,40 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 200;
 
 /**
- * Argon2id (the @node-rs/argon2 defaults are OWASP's second option: 19 MiB, 2 passes, 1 lane). The
- * binding hashes on libuv's threads, so 20 sign-ins at once never block the event loop.
+ * Argon2 jobs running at once. The binding hashes on libuv's thread pool (4 threads unless
+ * UV_THREADPOOL_SIZE), which the service's other work shares: zlib compressing an answer, file reads.
+ * Twenty sign-ins at once queued there made every compressed GET wait behind them (p99 over a second,
+ * docs/performance.md "The dashboard"), and two hashing on two cores left the event loop no CPU; so at most
+ * half the pool and one core fewer than the machine has run at once.
  */
-export const hashPassword = (password: string): Promise<string> => hash(password);
+export const ARGON2_RUNNING_MAX = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), os.availableParallelism() - 1));
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Argon2 jobs running and waiting now (tests). */
+export const argon2Load = () => ({ running, waiting: waiting.length });
+
+/** Runs `job` once fewer than ARGON2_RUNNING_MAX others run; the others wait in order of arrival. */
+async function gated<T>(job: () => Promise<T>): Promise<T> {
+  if (running >= ARGON2_RUNNING_MAX) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await job();
+  } finally {
+    const next = waiting.shift();
+    // The slot passes to the next waiter as it is (running stays counted), or is given back.
+    if (next) next();
+    else running--;
+  }
+}
+
+/**
+ * Argon2id (the @node-rs/argon2 defaults are OWASP's second option: 19 MiB, 2 passes, 1 lane), off the
+ * event loop (libuv's threads), at most ARGON2_RUNNING_MAX at once.
+ */
+export const hashPassword = (password: string): Promise<string> => gated(() => hash(password));
+const verifyHash = (stored: string, password: string): Promise<boolean> => gated(() => verify(stored, password)).catch(() => false);
 
 /** A hash of nothing anyone typed: verified against when the account does not exist, so both take as long. */
 let decoy: Promise<string> | undefined;
@@ -18,11 +49,11 @@ let decoy: Promise<string> | undefined;
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (password.length > MAX_PASSWORD_LENGTH) return false;
   if (!stored) {
-    decoy ??= hash('decoy password that no account has');
-    await verify(await decoy, password).catch(() => false);
+    decoy ??= hashPassword('decoy password that no account has');
+    await verifyHash(await decoy, password);
     return false;
   }
-  return verify(stored, password).catch(() => false);
+  return verifyHash(stored, password);
 }
 
 let common: Set<string> | undefined;

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BoundWork, boundWork } from '../../../db/bound-work.js';
 import { AppError } from '../../../errors.js';
-import { etagOf } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
@@ -9,6 +9,7 @@ import { Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
+import { STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
 import { type ImportPlan, exportCsv, formatPrice, parsePrice, planImport } from './apartments-csv.js';
 import { STALE } from './estates.js';
 import { formOf, refusal, text } from './form-body.js';
@@ -25,7 +26,8 @@ const DONE: Record<string, string> = {
   bulk: 'The status of the selected apartments is changed.',
   imported: 'The import is done: the apartments are created and changed as the preview said.',
 };
-const STATUS_WORDS: Record<string, string> = { ACTIVE: 'Available', BOOKED: 'Reserved', SOLD: 'Sold', HIDDEN: 'Hidden' };
+const IMPORT_STALE =
+  'Someone changed the apartments or buildings of this estate since the preview, so nothing was imported. Choose the file again to see a new preview.';
 
 interface Filter {
   estateId?: string;
@@ -65,6 +67,7 @@ function ApartmentsTable(props: TableState) {
   const editable = hasRole(ctx, 'editor');
   const back = queryOf(filter);
   const base = `${ctx.base}/apartments`;
+  const rows = apartmentRowsHtml(props.apartments, { base, csrf: ctx.session.csrf, back, editable, rowErrors: props.rowErrors });
   return (
     <Shell ctx={ctx} title="Apartments" current="apartments">
       <Notice text={props.done ? DONE[props.done] : undefined} />
@@ -166,78 +169,15 @@ function ApartmentsTable(props: TableState) {
               ) : null}
             </tr>
           </thead>
-          <tbody>
-            {props.apartments.map((a) => {
-              const row = `row-${a.id}`;
-              const error = props.rowErrors?.[a.id];
-              return (
-                <tr key={a.id} id={`apartment-${a.id}`}>
-                  {editable ? (
-                    <td>
-                      <input type="checkbox" form="bulk" name="ids" value={a.id} id={`select-${a.id}`} aria-label={`Select ${a.name}`} />
-                    </td>
-                  ) : null}
-                  <th scope="row">{a.name}</th>
-                  <td>{a.building.name}</td>
-                  {editable ? (
-                    <>
-                      <td>
-                        <select form={row} name="status" aria-label={`Status of ${a.name}`}>
-                          {APARTMENT_STATUSES.map((s) => (
-                            <option key={s} value={s} selected={s === a.status}>
-                              {STATUS_WORDS[s]}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td>
-                        {error ? (
-                          <p class="error-message" id={`price-error-${a.id}`}>
-                            {error}
-                          </p>
-                        ) : null}
-                        <input
-                          form={row}
-                          name="price"
-                          type="text"
-                          inputMode="decimal"
-                          value={formatPrice(a.priceCents)}
-                          aria-label={`Price of ${a.name}${a.currency ? ` (${a.currency})` : ''}`}
-                          aria-invalid={error ? 'true' : undefined}
-                          aria-describedby={error ? `price-error-${a.id}` : undefined}
-                          size={10}
-                        />{' '}
-                        {a.currency ?? ''}
-                      </td>
-                      <td>
-                        <PostForm action={`${base}/${a.id}`} csrf={ctx.session.csrf} id={row} class="inline">
-                          <input type="hidden" name="version" value={etagOf(a)} />
-                          <input type="hidden" name="back" value={back} />
-                          <button type="submit" class="secondary">
-                            Save<span class="visually-hidden"> {a.name}</span>
-                          </button>
-                        </PostForm>
-                      </td>
-                    </>
-                  ) : (
-                    <>
-                      <td>{STATUS_WORDS[a.status]}</td>
-                      <td>
-                        {formatPrice(a.priceCents)} {a.currency ?? ''}
-                      </td>
-                    </>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: every value escaped in apartmentRowsHtml as preact escapes (its test compares the two) */}
+          <tbody dangerouslySetInnerHTML={{ __html: rows }} />
         </table>
       </div>
     </Shell>
   );
 }
 
-function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPlan; csv?: string }) {
+function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPlan; csv?: string; problem?: string }) {
   const { ctx, estate, plan } = props;
   const base = `${ctx.base}/apartments`;
   const blocked = plan && plan.errors.length > 0;
@@ -246,6 +186,7 @@ function ImportScreen(props: { ctx: OrgContext; estate: Estate; plan?: ImportPla
       <p>
         <a href={`${base}?estateId=${estate.id}`}>Back to the apartments</a>
       </p>
+      <Problem text={props.problem} />
       {plan ? (
         <>
           {blocked ? (
@@ -401,8 +342,17 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
       if (cents === undefined) return table(reply, ctx, filter, { rowErrors: { [id.toLowerCase()]: 'Enter a price such as 245000 or 245000.50.' } }, 422);
       input.priceCents = cents;
     }
+    // The row's version is the apartment's updatedAt as the table showed it (cheaper to write 2,000 times than an ETag): when it is
+    // still current, the update is made under the current ETag, so a change after this read is refused inside the update as well.
+    const version = text(form, 'version', 200);
+    let ifMatch: string | undefined;
+    if (version) {
+      const current = await apartments.get(ctx.org.organizationId, id);
+      if (current.apartment.updatedAt !== version) return table(reply, ctx, filter, { problem: STALE }, 412);
+      ifMatch = current.etag;
+    }
     try {
-      await asUser(ctx, () => apartments.update(ctx.org.organizationId, id, input, text(form, 'version', 200) || undefined));
+      await asUser(ctx, () => apartments.update(ctx.org.organizationId, id, input, ifMatch));
     } catch (err) {
       if (refusal(err)?.statusCode === 412) return table(reply, ctx, filter, { problem: STALE }, 412);
       throw err;
@@ -451,20 +401,36 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
     // Planned again from what is stored now: the same file gives the preview's plan unless someone changed the apartments meanwhile.
     const plan = await planFor(ctx, estate, csv);
     if (plan.errors.length > 0) return sendHtml(reply, <ImportScreen ctx={ctx} estate={estate} plan={plan} />, 422);
-    await asUser(ctx, async () => {
-      if (plan.updates.length > 0) {
-        await apartments.bulkUpdate(ctx.org.organizationId, { apartments: plan.updates.map((u) => ({ id: u.id!, ...u.fields }) as never) });
+    // One transaction for the whole import (src/db/bound-work.ts): each service's own transaction becomes a savepoint of it, so a
+    // refusal of a later step (a name someone took since the preview) undoes the earlier ones, and the events the steps wrote to the
+    // outbox are delivered only when it commits.
+    const work = new BoundWork(async () => undefined);
+    try {
+      await boundWork.run(work, () =>
+        asUser(ctx, async () => {
+          if (plan.updates.length > 0) {
+            await apartments.bulkUpdate(ctx.org.organizationId, { apartments: plan.updates.map((u) => ({ id: u.id!, ...u.fields }) as never) });
+          }
+          const byBuilding = new Map<string, typeof plan.creates>();
+          for (const c of plan.creates) byBuilding.set(c.building, [...(byBuilding.get(c.building) ?? []), c]);
+          for (const [buildingName, creates] of byBuilding) {
+            const building = estate.buildings.find((b) => b.name === buildingName)!;
+            await apartments.bulkCreate(ctx.org.organizationId, {
+              buildingId: building.id,
+              apartments: creates.map((c) => ({ name: c.name, ...c.fields }) as never),
+            });
+          }
+        }),
+      );
+      await work.end(async () => undefined);
+    } catch (err) {
+      await work.end();
+      const refused = refusal(err);
+      if (refused && (refused.statusCode === 404 || refused.statusCode === 409 || refused.statusCode === 412)) {
+        return sendHtml(reply, <ImportScreen ctx={ctx} estate={estate} problem={IMPORT_STALE} />, 409);
       }
-      const byBuilding = new Map<string, typeof plan.creates>();
-      for (const c of plan.creates) byBuilding.set(c.building, [...(byBuilding.get(c.building) ?? []), c]);
-      for (const [buildingName, creates] of byBuilding) {
-        const building = estate.buildings.find((b) => b.name === buildingName)!;
-        await apartments.bulkCreate(ctx.org.organizationId, {
-          buildingId: building.id,
-          apartments: creates.map((c) => ({ name: c.name, ...c.fields }) as never),
-        });
-      }
-    });
+      throw err;
+    }
     return seeOther(reply, `${ctx.base}/apartments?estateId=${estate.id}&done=imported`);
   });
 }
