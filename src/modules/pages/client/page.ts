@@ -24,5 +24,5 @@ initFavourites(filters ? initFilters(filters, words) : () => undefined);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
 for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
-if (inquiry) initForm(inquiry);
+if (inquiry) initForm(inquiry, words);
 initResize();

@@ -1,3 +1,4 @@
+import type { Key } from '../shared/words.js';
 import type { Static } from '@sinclair/typebox';
 import type { DownloadsDocument } from '../../addons/downloads/schemas.js';
 import type { GalleryDocument } from '../../addons/gallery/schemas.js';
@@ -34,7 +35,8 @@ export type { ListFilter };
 /** The inquiry form's state: what the visitor sent and the error of each field (after a 422). */
 export interface FormState {
   values: { name?: string; email?: string; phoneNumber?: string; info?: string; apartmentIds?: string[] };
-  errors: Partial<Record<'name' | 'email' | 'phoneNumber' | 'info' | 'apartmentIds' | 'form', string>>;
+  /** Each error as its message's key: written in the page's language when rendered. */
+  errors: Partial<Record<'name' | 'email' | 'phoneNumber' | 'info' | 'apartmentIds' | 'form', Key>>;
   sent?: boolean;
 }
 
