@@ -551,6 +551,33 @@ describe('the embed', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+  it('a host outside embedOrigins sees a short message naming the setting, not a blank frame', async () => {
+    const settings = (embedOrigins: string[]) =>
+      fetch(`${server.base}/api/v1/estates/${seeded.estateId}/page`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ embedOrigins }),
+      }).then((res) => expect(res.status).toBe(200));
+    await settings(['https://agency.example']);
+    try {
+      const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+      const { page, problems } = await watchedPage(context, hostOrigin, (o) => o === server.base);
+      await page.goto(hostOrigin, { waitUntil: 'networkidle' });
+      const note = page.getByRole('note');
+      await expect.poll(() => note.count()).toBe(1);
+      expect(await note.textContent()).toContain('"embedOrigins"');
+      expect(await note.textContent()).toContain(hostOrigin);
+      expect(await page.locator('iframe').count()).toBe(0);
+      expect(await note.getByRole('link', { name: 'open the project page' }).getAttribute('href')).toBe(`${server.base}/p/${seeded.slug}`);
+      await expectAccessible(page, 'embed refused');
+      await screenshot(page, '1366-embed-refused', false);
+      // The frame the browser refused before the message replaced it is reported as an error by Chromium: nothing else.
+      expect(problems.filter((p) => !/frame-ancestors|Refused to frame/i.test(p))).toEqual([]);
+      await context.close();
+    } finally {
+      await settings([]);
+    }
+  });
 });
 
 describe('the form past the inquiry limit', () => {

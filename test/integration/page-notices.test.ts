@@ -101,4 +101,18 @@ describe("the form's errors and the notices in the page's language (issue 34)", 
     const limited = await post(formBody({ name: 'Ada', email: 'ada@example.com' }));
     expect(text(limited.body)).toMatch(/Too many inquiries were sent from your connection\. Please wait (\d+ seconds|\d+ minutes?) and send yours again\./);
   });
+
+  it('GET /p/{slug}/embed.json: the origins that may frame the page, open to any origin; 404 without a published page', async () => {
+    const get = (slug: string) => t.app.inject({ method: 'GET', url: `/p/${slug}/embed.json`, headers: { origin: 'https://agency.example' } });
+    const any = await get(seed.slug);
+    expect(any.statusCode).toBe(200);
+    expect(any.headers['access-control-allow-origin']).toBe('*');
+    expect(any.json()).toEqual({ embedOrigins: [] });
+    const put = await t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, key: a.key, body: { embedOrigins: ['https://agency.example/'] } });
+    expect(put.statusCode).toBe(200);
+    expect((await get(seed.slug)).json()).toEqual({ embedOrigins: ['https://agency.example'] });
+    expect((await get('no-such-page-here')).statusCode).toBe(404);
+    await t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, key: a.key, body: { enabled: false } });
+    expect((await get(seed.slug)).statusCode).toBe(404);
+  });
 });

@@ -255,6 +255,19 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // embed.js on a host page asks whether that host may frame the page (frame-ancestors refuses silently).
+  app.get(
+    '/p/:slug/embed.json',
+    { config: { auth: 'none', rateLimitClass: 'anonymous' }, schema: { hide: true, params: SlugParams } },
+    async (request, reply) => {
+      const origins = await service.embedOrigins(request.params.slug, siteOf(request));
+      if (origins === undefined) throw new AppError('notFound', 'No published page');
+      reply.header('access-control-allow-origin', '*');
+      reply.header('cache-control', PAGE_CACHE_CONTROL);
+      return { embedOrigins: origins };
+    },
+  );
+
   app.get(
     '/p/:slug/homes/:apartmentId',
     {

@@ -305,6 +305,14 @@ export class PagesService {
     this.locales.set(key, locale);
   }
 
+  /**
+   * The origins allowed to frame the published page `slug` ([] = any), or undefined when there is no
+   * such page: what embed.js asks before it says a host is refused (the page's CSP says the same).
+   */
+  async embedOrigins(slug: string, site?: PageRequest['site']): Promise<string[] | undefined> {
+    return (await this.plainPage(slug, site))?.source?.row.embedOrigins;
+  }
+
   /** The locale of the published page `slug` as last read, or undefined (never read, off, unknown). */
   localeOf(slug: string): string | undefined {
     return this.locales.get(slug.toLowerCase());
