@@ -374,10 +374,40 @@ describe('favourites (favouritesEnabled)', () => {
     const rows = page.locator('tbody tr[data-apartment-id]:not([hidden])');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.evaluate(() => location.search)).toBe('?favourites=1&again=1');
+    // The link that shares the set: the one favourite left.
+    const share = page.locator('a[data-share-favourites]');
+    expect(await share.isVisible()).toBe(true);
+    const shared = (await share.getAttribute('href'))!;
+    expect(new URL(shared).searchParams.get('favourites')).toBe(second!.id);
     await save(first!.name).click();
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => share.getAttribute('href')).toContain(`${first!.id}`);
+    const link = (await share.getAttribute('href'))!;
     expect(problems).toEqual([]);
     await context.close();
+
+    // Another browser opens the link: those homes only, and an offer to save them there.
+    const other = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const second2 = await watchedPage(other, server.base);
+    await second2.page.goto(link, { waitUntil: 'networkidle' });
+    const otherRows = second2.page.locator('tbody tr[data-apartment-id]:not([hidden])');
+    expect(await otherRows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.apartmentId).sort())).toEqual([first!.id, second!.id].sort());
+    expect(await second2.page.locator('[data-shared-favourites]').textContent()).toContain('2 homes shared with you');
+    await expectAccessible(second2.page, 'shared favourites');
+    await second2.page.getByRole('button', { name: 'Save them to my favourites' }).click();
+    await expect.poll(() => second2.page.evaluate(() => location.search)).toBe('?favourites=1');
+    expect(await second2.page.getByRole('button', { name: `Save ${first!.name}` }).getAttribute('aria-pressed')).toBe('true');
+    expect(await otherRows.count()).toBe(2);
+    await second2.page.reload({ waitUntil: 'networkidle' });
+    await expect.poll(() => otherRows.count()).toBe(2);
+    expect(second2.problems).toEqual([]);
+    await other.close();
+
+    // Without JavaScript the shared set is a filter the server applies.
+    const plain = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const p3 = await plain.newPage();
+    await p3.goto(link, { waitUntil: 'networkidle' });
+    expect(await p3.locator('tbody tr[data-apartment-id]:not([hidden])').count()).toBe(2);
+    await plain.close();
   });
 });
 

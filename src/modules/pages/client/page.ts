@@ -20,7 +20,7 @@ const navigators = $$(NAVIGATOR)
   .filter((n): n is Navigator => n !== null);
 initSelection(navigators, words);
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
-initFavourites(filters ? initFilters(filters, words) : () => undefined);
+initFavourites(filters ? initFilters(filters, words) : () => undefined, words);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
 for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
