@@ -140,6 +140,15 @@ export async function seedEstate(base: string): Promise<Seeded> {
     },
   });
 
+  await seedAddons(base, key, estateId);
+
+  await call(base, 'PUT', `/api/v1/estates/${estateId}/page`, key, { enabled: true });
+  const estate = await call(base, 'GET', `/api/v1/estate/${estateId}`, key);
+  return { key, estateId, slug: estate.slug as string, navigatorId, apartments };
+}
+
+/** The four add-ons filled and enabled (investment, gallery of 6 photos, map with points, downloads); waits for every image's variants. */
+export async function seedAddons(base: string, key: string, estateId: string): Promise<void> {
   const e = `/api/v1/estates/${estateId}`;
   // Investment: sanitised HTML and a file.
   const section = await call(base, 'POST', `${e}/investment/sections`, key, {
@@ -181,8 +190,4 @@ export async function seedEstate(base: string): Promise<Seeded> {
     if (assets.every((a) => !a.mimeType.startsWith('image/') || a.placeholder !== null)) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-
-  await call(base, 'PUT', `${e}/page`, key, { enabled: true });
-  const estate = await call(base, 'GET', `/api/v1/estate/${estateId}`, key);
-  return { key, estateId, slug: estate.slug as string, navigatorId, apartments };
 }

@@ -9,6 +9,7 @@ import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
+import { initZoom } from './zoom.js';
 import { pageWords } from './words.js';
 
 document.documentElement.classList.add('js');
@@ -18,6 +19,7 @@ initPlaceholders();
 const navigators = $$(NAVIGATOR)
   .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
+for (const navigator of navigators) initZoom(navigator.root);
 initSelection(navigators, words);
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
 initFavourites(filters ? initFilters(filters, words) : () => undefined, words);
