@@ -169,7 +169,6 @@ describe('the estate buyers know (issue 34)', () => {
       'Show map',
       'Ask about a home',
       'Send inquiry',
-      'Message',
       'Phone',
       'Only my favourites',
       'Link to my favourites',

@@ -67,11 +67,14 @@ export function initZoom(root: HTMLElement): void {
     else zoomTo(scale * 2, clientX - box.left, clientY - box.top);
   };
   let lastTap = { at: 0, x: 0, y: 0 };
+  let touchToggled = 0;
   let pan: { id: number; x: number; y: number; moved: boolean } | null = null;
   let panned = false;
   for (const stage of stages) {
     stage.addEventListener('dblclick', (event) => {
       event.preventDefault();
+      // A double tap the touch handler below took may also come as a dblclick: once only.
+      if (performance.now() - touchToggled < 600) return;
       toggleAt(stage, event.clientX, event.clientY);
     });
     stage.addEventListener('pointerup', (event) => {
@@ -80,6 +83,7 @@ export function initZoom(root: HTMLElement): void {
       const near = Math.abs(event.clientX - lastTap.x) < 30 && Math.abs(event.clientY - lastTap.y) < 30;
       if (now - lastTap.at < DOUBLE_TAP_MS && near) {
         lastTap = { at: 0, x: 0, y: 0 };
+        touchToggled = now;
         toggleAt(stage, event.clientX, event.clientY);
       } else lastTap = { at: now, x: event.clientX, y: event.clientY };
     });
