@@ -169,7 +169,9 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     process.stdout.write(`${engine}: the page ${paired >= 0.8 ? 'meets' : 'MISSES'} 80% of the gallery read (paired ${summary.pairedRatio})\n`);
     process.stdout.write(`${engine}: a home's page ${homePaired >= 0.8 ? 'meets' : 'MISSES'} 80% of the gallery read (paired ${summary.homePairedRatio})\n`);
-    process.stdout.write(`${engine}: the page of 2,000 homes is ${cold2000.htmlBytes} bytes (${cold2000.htmlBytes <= 400 * 1024 ? 'within' : 'OVER'} 400 KB)\n`);
+    process.stdout.write(
+      `${engine}: the page of 2,000 homes is ${cold2000.htmlBytes} bytes (${cold2000.htmlBytes <= 400 * 1024 ? 'within' : 'OVER'} 400 KB)\n`,
+    );
   } finally {
     await stop(app.child);
     await pg?.drop();

@@ -43,7 +43,10 @@ describe('the estate buyers know (issue 34)', () => {
     expect(render.y + render.height).toBeLessThan(900);
     expect(sidebar.y).toBeLessThan(900);
     expect(await page.locator('tbody tr[data-apartment-id]').count()).toBe(seeded.apartments.filter((a) => a.status !== 'HIDDEN').length);
-    const addon = await page.locator('main section.addon').first().evaluate((s) => s.getBoundingClientRect().top + scrollY);
+    const addon = await page
+      .locator('main section.addon')
+      .first()
+      .evaluate((s) => s.getBoundingClientRect().top + scrollY);
     expect(addon, 'the first add-on starts within three screens').toBeLessThan(3 * 900);
     expect(await layoutShift(page)).toEqual([]);
     await expectAccessible(page, 'the 30-home estate at 1366 px');
@@ -109,7 +112,15 @@ describe('the estate buyers know (issue 34)', () => {
       .evaluateAll((nodes) =>
         nodes
           .filter((n) => (n as HTMLElement).offsetParent !== null)
-          .map((n) => ({ name: n.getAttribute('aria-label') ?? n.textContent, ...n.getBoundingClientRect().toJSON() }) as { name: string; top: number; width: number; height: number }),
+          .map(
+            (n) =>
+              ({ name: n.getAttribute('aria-label') ?? n.textContent, ...n.getBoundingClientRect().toJSON() }) as {
+                name: string;
+                top: number;
+                width: number;
+                height: number;
+              },
+          ),
       );
     expect(controls.length).toBeGreaterThan(4);
     for (const c of controls) {
@@ -191,7 +202,10 @@ describe('the estate buyers know (issue 34)', () => {
         [document.body.innerText, ...[...document.querySelectorAll('[aria-label]')].map((n) => n.getAttribute('aria-label'))].join(' | '),
       );
       // What the partner entered (names, captions, labels) shows as entered: the seed's words are English on purpose.
-      const entered = said.replace(/Lakeside Gardens[^|\n]*|Building B|View \d+°|Interiors[^|\n]*|Surroundings[^|\n]*|Brochure|Documents|Price list|Technical standard|Metro station|Market hall|Primary school|River park|Corner café|The investment|Green roofs|Bike storage|Built to[^|\n]*/g, ' ');
+      const entered = said.replace(
+        /Lakeside Gardens[^|\n]*|Building B|View \d+°|Interiors[^|\n]*|Surroundings[^|\n]*|Brochure|Documents|Price list|Technical standard|Metro station|Market hall|Primary school|River park|Corner café|The investment|Green roofs|Bike storage|Built to[^|\n]*/g,
+        ' ',
+      );
       const found = ENGLISH.filter((w) => new RegExp(`(^|[^\\p{L}])${w}([^\\p{L}]|$)`, 'u').test(entered));
       expect(found, locale).toEqual([]);
       expect(said).toContain(available);

@@ -1,4 +1,4 @@
-import { brotliCompressSync, constants } from 'node:zlib';
+import { constants, brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { type SeededPage, seedPage } from '../helpers/page-seed.js';

@@ -108,7 +108,12 @@ describe("the form's errors and the notices in the page's language (issue 34)", 
     expect(any.statusCode).toBe(200);
     expect(any.headers['access-control-allow-origin']).toBe('*');
     expect(any.json()).toEqual({ embedOrigins: [] });
-    const put = await t.request({ method: 'PUT', url: `/api/v1/estates/${seed.estateId}/page`, key: a.key, body: { embedOrigins: ['https://agency.example/'] } });
+    const put = await t.request({
+      method: 'PUT',
+      url: `/api/v1/estates/${seed.estateId}/page`,
+      key: a.key,
+      body: { embedOrigins: ['https://agency.example/'] },
+    });
     expect(put.statusCode).toBe(200);
     expect((await get(seed.slug)).json()).toEqual({ embedOrigins: ['https://agency.example'] });
     expect((await get('no-such-page-here')).statusCode).toBe(404);

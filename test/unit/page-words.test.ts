@@ -46,7 +46,10 @@ describe('the page’s words (shared/words.ts)', () => {
     const english: Record<string, unknown> = { ...NOTICES_EN, notFound: EN.notFound, notFoundText: EN.notFoundText };
     const names = (m: unknown) => [...new Set([...JSON.stringify(m).matchAll(/\{(\w+)\}/g)].map((x) => x[1]))].sort();
     for (const [language, catalogue] of Object.entries(NOTICES_MORE)) {
-      expect(Object.keys(english).filter((k) => catalogue[k as keyof typeof catalogue] === undefined), language).toEqual([]);
+      expect(
+        Object.keys(english).filter((k) => catalogue[k as keyof typeof catalogue] === undefined),
+        language,
+      ).toEqual([]);
       for (const [key, message] of Object.entries(catalogue)) expect(names(message), `${language}.${key}`).toEqual(names(english[key]));
     }
     expect(translator('pl-PL')('waitSeconds', { count: 5 })).toBe('5 sekund');

@@ -29,9 +29,7 @@ function words(statusCode: number, wait: string, form: boolean, t: Translate): {
   if (statusCode === 404) return { title: t('notFound'), message: t('notFoundText') };
   if (statusCode === 413) return { title: t('tooLongTitle'), message: t('tooLongText'), hint };
   if (statusCode >= 400 && statusCode < 500) {
-    return form
-      ? { title: t('unreadableFormTitle'), message: t('unreadableFormText'), hint }
-      : { title: t('unreadableTitle'), message: t('unreadableText') };
+    return form ? { title: t('unreadableFormTitle'), message: t('unreadableFormText'), hint } : { title: t('unreadableTitle'), message: t('unreadableText') };
   }
   return form
     ? { title: t('unavailableFormTitle'), message: t('unavailableFormText', { wait }), hint }
@@ -46,23 +44,23 @@ function words(statusCode: number, wait: string, form: boolean, t: Translate): {
 export const pageErrorNotice =
   (localeOf: (slug: string) => string | undefined) =>
   (error: { statusCode: number; retryAfterSeconds: number | undefined }, request: FastifyRequest): HtmlErrorPage => {
-  const slug = (request.params as { slug?: unknown } | undefined)?.slug;
-  const known = typeof slug === 'string' && SLUG.test(slug);
-  const page = known ? `/p/${slug}` : undefined;
-  // In the page's language when it was read lately, else in the visitor's.
-  const locale = (known && localeOf(slug)) || localeOfAcceptLanguage(request.headers['accept-language']);
-  const t = translator(locale);
-  const form = request.method === 'POST';
-  const notice = words(error.statusCode, waitWords(error.retryAfterSeconds, t), form, t);
-  const back = page ? { href: form ? `${page}#inquiry` : page, label: t(form ? 'backToPage' : 'reloadPage') } : undefined;
-  return {
-    body: renderNotice(loadStylesheet().href, { lang: langOf(locale), ...notice, ...(back && { back }) }),
-    headers: {
-      'content-security-policy': NOTICE_CSP,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-      'x-robots-tag': 'noindex, nofollow',
-    },
+    const slug = (request.params as { slug?: unknown } | undefined)?.slug;
+    const known = typeof slug === 'string' && SLUG.test(slug);
+    const page = known ? `/p/${slug}` : undefined;
+    // In the page's language when it was read lately, else in the visitor's.
+    const locale = (known && localeOf(slug)) || localeOfAcceptLanguage(request.headers['accept-language']);
+    const t = translator(locale);
+    const form = request.method === 'POST';
+    const notice = words(error.statusCode, waitWords(error.retryAfterSeconds, t), form, t);
+    const back = page ? { href: form ? `${page}#inquiry` : page, label: t(form ? 'backToPage' : 'reloadPage') } : undefined;
+    return {
+      body: renderNotice(loadStylesheet().href, { lang: langOf(locale), ...notice, ...(back && { back }) }),
+      headers: {
+        'content-security-policy': NOTICE_CSP,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'strict-origin-when-cross-origin',
+        'x-robots-tag': 'noindex, nofollow',
+      },
+    };
   };
-};

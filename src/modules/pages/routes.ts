@@ -18,8 +18,8 @@ import { HONEYPOT } from './render/inquiry-form.js';
 import type { FormState } from './render/types.js';
 import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
 import type { RenderedPage } from './service.js';
-import { type Key, localeOfAcceptLanguage } from './shared/words.js';
 import { filterOf } from './shared/filter.js';
+import { type Key, localeOfAcceptLanguage } from './shared/words.js';
 
 /** Seconds a browser or CDN may use a page without asking, and serve it stale while it asks again. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';

@@ -24,9 +24,7 @@
       const note = document.createElement('p');
       note.setAttribute('role', 'note');
       note.style.cssText = 'margin:1em 0;padding:1em;border:2px solid #b00;font:16px/1.5 system-ui,sans-serif';
-      note.append(
-        `This project page cannot be shown on ${location.origin}: the page's "embedOrigins" setting does not list it. Add it there, or `,
-      );
+      note.append(`This project page cannot be shown on ${location.origin}: the page's "embedOrigins" setting does not list it. Add it there, or `);
       const link = document.createElement('a');
       link.href = frame.src;
       link.textContent = 'open the project page';

@@ -101,7 +101,8 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
     let moved = false;
     root.addEventListener('pointerdown', (event) => {
       // Zoomed (zoom.ts), a drag pans the render instead.
-      if (!free || event.button !== 0 || root.classList.contains('is-zoomed') || !mine(event) || !(event.target as Element).closest('figure[data-angle]')) return;
+      if (!free || event.button !== 0 || root.classList.contains('is-zoomed') || !mine(event) || !(event.target as Element).closest('figure[data-angle]'))
+        return;
       originX = event.clientX;
       moved = false;
     });

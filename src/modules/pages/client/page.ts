@@ -9,8 +9,8 @@ import { initMap } from './map.js';
 import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
-import { initZoom } from './zoom.js';
 import { pageWords } from './words.js';
+import { initZoom } from './zoom.js';
 
 document.documentElement.classList.add('js');
 if (window.parent !== window) document.documentElement.classList.add('in-embed');

@@ -1,8 +1,8 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Apartment } from '../../apartments/schemas.js';
+import type { Translate } from '../shared/words.js';
 import { HomeCard } from './home-card.js';
 import { HomePage, NotFoundPage, NoticePage, Page } from './page.js';
-import type { Translate } from '../shared/words.js';
 import type { PageData, RenderContext } from './types.js';
 
 /** The page as HTML text: Preact escapes every text and attribute value it writes. */

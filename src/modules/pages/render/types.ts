@@ -1,4 +1,3 @@
-import type { Key } from '../shared/words.js';
 import type { Static } from '@sinclair/typebox';
 import type { DownloadsDocument } from '../../addons/downloads/schemas.js';
 import type { GalleryDocument } from '../../addons/gallery/schemas.js';
@@ -10,6 +9,7 @@ import type { Estate } from '../../estates/schemas.js';
 import type { Navigator } from '../../navigators/schemas.js';
 import type { PageFields } from '../repository.js';
 import type { ListFilter } from '../shared/filter.js';
+import type { Key } from '../shared/words.js';
 import type { Translate } from '../shared/words.js';
 
 export type Asset = Static<typeof AddonAsset>;

@@ -134,8 +134,7 @@ export const NOTICES_MORE: Record<string, Messages> = {
     errApartments: 'Elija viviendas de este proyecto.',
     errNameLine: 'Escriba su nombre en una línea, sin saltos de línea ni caracteres de control.',
     errEmailLine: 'Escriba la dirección de correo en una línea, sin saltos de línea ni caracteres de control.',
-    unconfirmed:
-      'No pudimos confirmar que su consulta llegó. Compruebe su conexión y pulse Enviar de nuevo: la misma consulta se guarda solo una vez.',
+    unconfirmed: 'No pudimos confirmar que su consulta llegó. Compruebe su conexión y pulse Enviar de nuevo: la misma consulta se guarda solo una vez.',
     waitMoment: 'un momento',
     waitSeconds: { one: '{count} segundo', other: '{count} segundos' },
     waitMinutes: { one: '{count} minuto', other: '{count} minutos' },
@@ -254,8 +253,7 @@ export const NOTICES_MORE: Record<string, Messages> = {
     errApartments: 'Wybierz mieszkania tego projektu.',
     errNameLine: 'Podaj imię i nazwisko w jednym wierszu, bez podziałów wiersza i znaków sterujących.',
     errEmailLine: 'Podaj adres e-mail w jednym wierszu, bez podziałów wiersza i znaków sterujących.',
-    unconfirmed:
-      'Nie udało się potwierdzić, że zapytanie dotarło. Sprawdź połączenie i naciśnij Wyślij ponownie: to samo zapytanie zapisujemy tylko raz.',
+    unconfirmed: 'Nie udało się potwierdzić, że zapytanie dotarło. Sprawdź połączenie i naciśnij Wyślij ponownie: to samo zapytanie zapisujemy tylko raz.',
     waitMoment: 'chwilę',
     waitSeconds: { one: '{count} sekundę', few: '{count} sekundy', many: '{count} sekund', other: '{count} sekundy' },
     waitMinutes: { one: '{count} minutę', few: '{count} minuty', many: '{count} minut', other: '{count} minuty' },
@@ -325,7 +323,12 @@ export const NOTICES_MORE: Record<string, Messages> = {
     notFound: 'Stránka nenalezena',
     notFoundText: 'Na této adrese není zveřejněn žádný projekt.',
     linkCopied: 'Odkaz zkopírován',
-    sharedFavourites: { one: '{count} byt sdílený s vámi', few: '{count} byty sdílené s vámi', many: '{count} bytu sdílené s vámi', other: '{count} bytů sdílených s vámi' },
+    sharedFavourites: {
+      one: '{count} byt sdílený s vámi',
+      few: '{count} byty sdílené s vámi',
+      many: '{count} bytu sdílené s vámi',
+      other: '{count} bytů sdílených s vámi',
+    },
     saveShared: 'Uložit je do mých oblíbených',
     zoomIn: 'Přiblížit',
     zoomOut: 'Oddálit',
