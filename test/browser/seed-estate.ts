@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { STATUSES, call, seedAddons, upload } from './seed.js';
-import { ADMIN_TOKEN } from './server.js';
+import { STATUSES, call, organizationWithEstate, seedAddons, upload } from './seed.js';
 
 /**
  * The estate of issue 34's "Done means", made through the HTTP API: 2 buildings, 30 homes in every status
@@ -32,16 +31,7 @@ async function renderImage(): Promise<Buffer> {
 }
 
 export async function seedBuyersEstate(base: string): Promise<BuyersEstate> {
-  const admin = await fetch(`${base}/api/v1/admin/organizations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Lakeside Homes' }),
-  });
-  if (admin.status !== 201) throw new Error(`organization -> ${admin.status} ${await admin.text()}`);
-  const key = ((await admin.json()) as { apiKey: string }).apiKey;
-  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: 'Lakeside Gardens' });
-  const estateId = setup.estate.id as string;
-  const navigatorId = setup.navigator.id as string;
+  const { key, setup, estateId, navigatorId } = await organizationWithEstate(base, 'Lakeside Homes', 'Lakeside Gardens');
   const second = await call(base, 'POST', '/api/v1/building', key, { name: 'Building B', estateId });
   const buildings = [setup.building.id as string, second.id as string];
 

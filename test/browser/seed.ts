@@ -84,17 +84,21 @@ function pdf(title: string): Buffer {
   return Buffer.from(body);
 }
 
-export async function seedEstate(base: string): Promise<Seeded> {
+/** A new organization (the operator's call) and its estate made by quick setup: the organization's key, the setup's answer. */
+export async function organizationWithEstate(base: string, organization: string, estate: string) {
   const admin = await fetch(`${base}/api/v1/admin/organizations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Riverside Developments' }),
+    body: JSON.stringify({ name: organization }),
   });
   if (admin.status !== 201) throw new Error(`organization -> ${admin.status} ${await admin.text()}`);
   const key = ((await admin.json()) as { apiKey: string }).apiKey;
-  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: 'Riverside Park' });
-  const estateId = setup.estate.id as string;
-  const navigatorId = setup.navigator.id as string;
+  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: estate });
+  return { key, setup, estateId: setup.estate.id as string, navigatorId: setup.navigator.id as string };
+}
+
+export async function seedEstate(base: string): Promise<Seeded> {
+  const { key, setup, estateId, navigatorId } = await organizationWithEstate(base, 'Riverside Developments', 'Riverside Park');
 
   const plan = await upload(base, key, await photo(30, 'Floor plan'), 'image/jpeg', 'plan.jpg');
   const specs = Array.from({ length: APARTMENTS }, (_, i) => ({
