@@ -1,10 +1,11 @@
 /**
  * The public page (issue 27) on the real server:
- * - throughput of anonymous `GET /p/{slug}` (22 apartments, 3 frames, the four add-ons) against the
- *   anonymous gallery read of the same estate, alternating autocannon runs in one process run, medians
- *   (target: the page >= 80% of the gallery read);
+ * - throughput of anonymous `GET /p/{slug}` (22 apartments, 3 frames, the four add-ons) and of a home's
+ *   page `GET /p/{slug}/homes/{id}` (issue 34) against the anonymous gallery read of the same estate,
+ *   alternating autocannon runs in one process run, medians (target: each >= 80% of the gallery read);
  * - the time to the first byte right after a change (a cold render: an apartment PATCH drops the kept page)
- *   for 22 and for 2,000 apartments, median of several changes.
+ *   for 22 and for 2,000 apartments, median of several changes, and the page's HTML bytes uncompressed
+ *   (`htmlBytes`; issue 34's budget for 2,000 homes: 400 KB).
  *
  *   npm run bench:page                                      # PGlite, then PostgreSQL (fresh database)
  *   npm run bench:page -- --engines pglite --runs 5 --duration 8 --connections 10 --cold 9
@@ -124,18 +125,24 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     const small = await seed(base, key, 'Bench Harbour', 22);
     const large = await seed(base, key, 'Bench Towers', 2_000);
 
+    const home = `${small.slug}/homes/${small.firstApartment}`;
     await cannon(base + small.slug, load); // warm-up: JIT, kept page
+    await cannon(base + home, load);
     await cannon(base + small.gallery, load);
     const pageRuns: CannonResult[] = [];
+    const homeRuns: CannonResult[] = [];
     const galleryRuns: CannonResult[] = [];
     for (let i = 0; i < RUNS; i++) {
       pageRuns.push(await cannon(base + small.slug, load));
+      homeRuns.push(await cannon(base + home, load));
       galleryRuns.push(await cannon(base + small.gallery, load));
     }
+    const homeRps = median(homeRuns.map((r) => r.requests.average));
+    const homePaired = median(homeRuns.map((r, i) => r.requests.average / galleryRuns[i]!.requests.average));
     const pageRps = median(pageRuns.map((r) => r.requests.average));
     const galleryRps = median(galleryRuns.map((r) => r.requests.average));
     const paired = median(pageRuns.map((r, i) => r.requests.average / galleryRuns[i]!.requests.average));
-    const errors = [...pageRuns, ...galleryRuns].reduce((n, r) => n + r.errors + r.non2xx, 0);
+    const errors = [...pageRuns, ...homeRuns, ...galleryRuns].reduce((n, r) => n + r.errors + r.non2xx, 0);
     const cold22 = await coldRender(base, key, small.slug, small.firstApartment);
     const cold2000 = await coldRender(base, key, large.slug, large.firstApartment);
     const summary = {
@@ -144,10 +151,14 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
       galleryReqPerSec: Math.round(galleryRps),
       ratio: Number((pageRps / galleryRps).toFixed(3)),
       pairedRatio: Number(paired.toFixed(3)),
+      homeReqPerSec: Math.round(homeRps),
+      homeRatio: Number((homeRps / galleryRps).toFixed(3)),
+      homePairedRatio: Number(homePaired.toFixed(3)),
       pageP99Ms: median(pageRuns.map((r) => r.latency.p99)),
       galleryP99Ms: median(galleryRuns.map((r) => r.latency.p99)),
       errors,
       pageRuns: pageRuns.map((r) => Math.round(r.requests.average)),
+      homeRuns: homeRuns.map((r) => Math.round(r.requests.average)),
       galleryRuns: galleryRuns.map((r) => Math.round(r.requests.average)),
       cold22,
       cold2000,
@@ -157,6 +168,10 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     };
     process.stdout.write(`${JSON.stringify(summary)}\n`);
     process.stdout.write(`${engine}: the page ${paired >= 0.8 ? 'meets' : 'MISSES'} 80% of the gallery read (paired ${summary.pairedRatio})\n`);
+    process.stdout.write(`${engine}: a home's page ${homePaired >= 0.8 ? 'meets' : 'MISSES'} 80% of the gallery read (paired ${summary.homePairedRatio})\n`);
+    process.stdout.write(
+      `${engine}: the page of 2,000 homes is ${cold2000.htmlBytes} bytes (${cold2000.htmlBytes <= 400 * 1024 ? 'within' : 'OVER'} 400 KB)\n`,
+    );
   } finally {
     await stop(app.child);
     await pg?.drop();

@@ -374,10 +374,39 @@ describe('favourites (favouritesEnabled)', () => {
     const rows = page.locator('tbody tr[data-apartment-id]:not([hidden])');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.evaluate(() => location.search)).toBe('?favourites=1&again=1');
-    await save(first!.name).click();
-    await expect.poll(() => rows.count()).toBe(1);
+    // The link that shares the set: the one favourite left.
+    const share = page.locator('a[data-share-favourites]');
+    expect(await share.isVisible()).toBe(true);
+    await expect.poll(async () => new URL((await share.getAttribute('href'))!).searchParams.get('favourites')).toContain(second!.id);
+    if ((await save(first!.name).getAttribute('aria-pressed')) === 'false') await save(first!.name).click();
+    await expect.poll(() => share.getAttribute('href')).toContain(`${first!.id}`);
+    const link = (await share.getAttribute('href'))!;
     expect(problems).toEqual([]);
     await context.close();
+
+    // Another browser opens the link: those homes only, and an offer to save them there.
+    const other = await browser.context({ viewport: { width: 1366, height: 900 } });
+    const second2 = await watchedPage(other, server.base);
+    await second2.page.goto(link, { waitUntil: 'networkidle' });
+    const otherRows = second2.page.locator('tbody tr[data-apartment-id]:not([hidden])');
+    expect(await otherRows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.apartmentId).sort())).toEqual([first!.id, second!.id].sort());
+    expect(await second2.page.locator('[data-shared-favourites]').textContent()).toContain('2 homes shared with you');
+    await expectAccessible(second2.page, 'shared favourites');
+    await second2.page.getByRole('button', { name: 'Save them to my favourites' }).click();
+    await expect.poll(() => second2.page.evaluate(() => location.search)).toBe('?favourites=1');
+    expect(await second2.page.getByRole('button', { name: `Save ${first!.name}` }).getAttribute('aria-pressed')).toBe('true');
+    expect(await otherRows.count()).toBe(2);
+    await second2.page.reload({ waitUntil: 'networkidle' });
+    await expect.poll(() => otherRows.count()).toBe(2);
+    expect(second2.problems).toEqual([]);
+    await other.close();
+
+    // Without JavaScript the shared set is a filter the server applies.
+    const plain = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const p3 = await plain.newPage();
+    await p3.goto(link, { waitUntil: 'networkidle' });
+    expect(await p3.locator('tbody tr[data-apartment-id]:not([hidden])').count()).toBe(2);
+    await plain.close();
   });
 });
 
@@ -550,6 +579,33 @@ describe('the embed', () => {
       .toBe(true);
     expect(problems).toEqual([]);
     await context.close();
+  });
+  it('a host outside embedOrigins sees a short message naming the setting, not a blank frame', async () => {
+    const settings = (embedOrigins: string[]) =>
+      fetch(`${server.base}/api/v1/estates/${seeded.estateId}/page`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ embedOrigins }),
+      }).then((res) => expect(res.status).toBe(200));
+    await settings(['https://agency.example']);
+    try {
+      const context = await browser.context({ viewport: { width: 1366, height: 900 } });
+      const { page, problems } = await watchedPage(context, hostOrigin, (o) => o === server.base);
+      await page.goto(hostOrigin, { waitUntil: 'networkidle' });
+      const note = page.getByRole('note');
+      await expect.poll(() => note.count()).toBe(1);
+      expect(await note.textContent()).toContain('"embedOrigins"');
+      expect(await note.textContent()).toContain(hostOrigin);
+      expect(await page.locator('iframe').count()).toBe(0);
+      expect(await note.getByRole('link', { name: 'open the project page' }).getAttribute('href')).toBe(`${server.base}/p/${seeded.slug}`);
+      await expectAccessible(page, 'embed refused');
+      await screenshot(page, '1366-embed-refused', false);
+      // The frame the browser refused before the message replaced it is reported as an error by Chromium: nothing else.
+      expect(problems.filter((p) => !/frame-ancestors|Refused to frame|ERR_BLOCKED_BY_RESPONSE/i.test(p))).toEqual([]);
+      await context.close();
+    } finally {
+      await settings([]);
+    }
   });
 });
 

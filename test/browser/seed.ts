@@ -84,17 +84,21 @@ function pdf(title: string): Buffer {
   return Buffer.from(body);
 }
 
-export async function seedEstate(base: string): Promise<Seeded> {
+/** A new organization (the operator's call) and its estate made by quick setup: the organization's key, the setup's answer. */
+export async function organizationWithEstate(base: string, organization: string, estate: string) {
   const admin = await fetch(`${base}/api/v1/admin/organizations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Riverside Developments' }),
+    body: JSON.stringify({ name: organization }),
   });
   if (admin.status !== 201) throw new Error(`organization -> ${admin.status} ${await admin.text()}`);
   const key = ((await admin.json()) as { apiKey: string }).apiKey;
-  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: 'Riverside Park' });
-  const estateId = setup.estate.id as string;
-  const navigatorId = setup.navigator.id as string;
+  const setup = await call(base, 'POST', '/api/v1/estate/setup', key, { name: estate });
+  return { key, setup, estateId: setup.estate.id as string, navigatorId: setup.navigator.id as string };
+}
+
+export async function seedEstate(base: string): Promise<Seeded> {
+  const { key, setup, estateId, navigatorId } = await organizationWithEstate(base, 'Riverside Developments', 'Riverside Park');
 
   const plan = await upload(base, key, await photo(30, 'Floor plan'), 'image/jpeg', 'plan.jpg');
   const specs = Array.from({ length: APARTMENTS }, (_, i) => ({
@@ -140,6 +144,15 @@ export async function seedEstate(base: string): Promise<Seeded> {
     },
   });
 
+  await seedAddons(base, key, estateId);
+
+  await call(base, 'PUT', `/api/v1/estates/${estateId}/page`, key, { enabled: true });
+  const estate = await call(base, 'GET', `/api/v1/estate/${estateId}`, key);
+  return { key, estateId, slug: estate.slug as string, navigatorId, apartments };
+}
+
+/** The four add-ons filled and enabled (investment, gallery of 6 photos, map with points, downloads); waits for every image's variants. */
+export async function seedAddons(base: string, key: string, estateId: string): Promise<void> {
   const e = `/api/v1/estates/${estateId}`;
   // Investment: sanitised HTML and a file.
   const section = await call(base, 'POST', `${e}/investment/sections`, key, {
@@ -181,8 +194,4 @@ export async function seedEstate(base: string): Promise<Seeded> {
     if (assets.every((a) => !a.mimeType.startsWith('image/') || a.placeholder !== null)) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-
-  await call(base, 'PUT', `${e}/page`, key, { enabled: true });
-  const estate = await call(base, 'GET', `/api/v1/estate/${estateId}`, key);
-  return { key, estateId, slug: estate.slug as string, navigatorId, apartments };
 }

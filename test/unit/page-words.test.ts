@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatMessage } from '../../src/modules/pages/shared/message.js';
 import { EN, type Key } from '../../src/modules/pages/shared/words-en.js';
 import { OTHER_LANGUAGES } from '../../src/modules/pages/shared/words-more.js';
+import { NOTICES_EN, NOTICES_MORE } from '../../src/modules/pages/shared/words-notices.js';
 import { LANGUAGES, clientMessages, langOf, languageOf, translator } from '../../src/modules/pages/shared/words.js';
 
 // Words the page never shows in another language (only on English-only notice pages, or hints no page uses yet).
@@ -38,5 +39,21 @@ describe('the page’s words (shared/words.ts)', () => {
     expect(formatMessage('en', undefined, { one: '{count} x', other: '{count} xs' }, { count: 2 })).toBe('2 xs');
     expect(Object.keys(clientMessages('de-DE'))).toContain('homesCount');
     expect(clientMessages('de-DE').close).toBe('Schließen');
+  });
+
+  it('the form errors and notices (words-notices.ts): every message in every language, same placeholders, the 404 too', () => {
+    expect(Object.keys(NOTICES_MORE).sort()).toEqual(['cs', 'de', 'es', 'fr', 'it', 'nl', 'pl']);
+    const english: Record<string, unknown> = { ...NOTICES_EN, notFound: EN.notFound, notFoundText: EN.notFoundText };
+    const names = (m: unknown) => [...new Set([...JSON.stringify(m).matchAll(/\{(\w+)\}/g)].map((x) => x[1]))].sort();
+    for (const [language, catalogue] of Object.entries(NOTICES_MORE)) {
+      expect(
+        Object.keys(english).filter((k) => catalogue[k as keyof typeof catalogue] === undefined),
+        language,
+      ).toEqual([]);
+      for (const [key, message] of Object.entries(catalogue)) expect(names(message), `${language}.${key}`).toEqual(names(english[key]));
+    }
+    expect(translator('pl-PL')('waitSeconds', { count: 5 })).toBe('5 sekund');
+    expect(translator('de-DE')('notFound')).toBe('Seite nicht gefunden');
+    expect(translator('fr-FR')('errEmail')).toBe('Saisissez une adresse e-mail comme nom@exemple.fr.');
   });
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCompressible } from '../../http/compression.js';
 import { ASSET_PREFIX } from '../pages/assets.js';
 import { PAGE_ASSETS_PREFIX } from '../pages/client-assets.js';
+import { localeOfAcceptLanguage } from '../pages/shared/words.js';
 import type { DomainDirectory } from './directory.js';
 
 /** The estate a request on one of its verified hostnames was routed to. */
@@ -53,7 +54,7 @@ export function installSiteRouting(app: FastifyInstance, directory: DomainDirect
   // hostname: they are how proxies, probes and development reach the service.
   const own = (host: string) => host === ownHost || !host.includes('.') || isIP(host) !== 0;
   const notFound = (reply: FastifyReply) => {
-    const page = app.services.pages.notFound();
+    const page = app.services.pages.notFound(localeOfAcceptLanguage(reply.request.headers['accept-language']));
     reply.header('content-security-policy', page.csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');

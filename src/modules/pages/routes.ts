@@ -19,6 +19,7 @@ import type { FormState } from './render/types.js';
 import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
 import type { RenderedPage } from './service.js';
 import { filterOf } from './shared/filter.js';
+import { type Key, localeOfAcceptLanguage } from './shared/words.js';
 
 /** Seconds a browser or CDN may use a page without asking, and serve it stale while it asks again. */
 export const PAGE_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=300';
@@ -108,7 +109,11 @@ export const pageApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** The filter in the address (shared/filter.ts: the rule the browser applies too). */
 const filterOfQuery = (query: Record<string, unknown>) => filterOf((k) => (typeof query[k] === 'string' ? (query[k] as string) : undefined));
 
-function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPage, status: number = page.status) {
+function sendPage(request: FastifyRequest, reply: FastifyReply, found: RenderedPage, status: number = found.status) {
+  // A 404 in the published page's language (a home it does not list), else in the visitor's (Accept-Language).
+  const pages = request.server.services.pages;
+  const slug = (request.params as { slug?: string }).slug;
+  const page = found.status === 404 ? pages.notFound((slug && pages.localeOf(slug)) || localeOfAcceptLanguage(request.headers['accept-language'])) : found;
   reply.header('content-security-policy', page.csp);
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'strict-origin-when-cross-origin');
@@ -131,18 +136,19 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: RenderedPa
 const formAjv = addFormats.default(new Ajv.default({ allErrors: true, strict: false, coerceTypes: false }));
 const checkInquiry = formAjv.compile(SubmitInquiryBody);
 
-const MESSAGES: Record<string, string> = {
-  name: 'Enter your name (at most 200 characters).',
-  email: 'Enter an e-mail address such as name@example.com.',
-  phoneNumber: 'Enter a phone number: digits, with + ( ) . - / and spaces if you like.',
-  info: 'The message is too long.',
-  apartmentIds: 'Choose homes of this project.',
+/** Each field's error, as its message's key (shared/words-notices.ts): the page writes it in its language. */
+const MESSAGES: Record<string, Key> = {
+  name: 'errName',
+  email: 'errEmail',
+  phoneNumber: 'errPhone',
+  info: 'errInfo',
+  apartmentIds: 'errApartments',
 };
 
 /** A name or e-mail address with a line break or another control character (sent by a script, not typed). */
-const ONE_LINE: Record<string, string> = {
-  name: 'Enter your name on one line, without line breaks or control characters.',
-  email: 'Enter the e-mail address on one line, without line breaks or control characters.',
+const ONE_LINE: Record<string, Key> = {
+  name: 'errNameLine',
+  email: 'errEmailLine',
 };
 const isSingleLineRule = (params: unknown) => {
   const { pattern } = params as { pattern?: string };
@@ -207,6 +213,7 @@ function inquiryKeyOf(request: FastifyRequest): string | undefined {
 /** GET /p/{slug}, POST /p/{slug}/inquiry and the hashed files: the public web, outside the JSON API. */
 export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.pages;
+  const notice = pageErrorNotice((slug) => service.localeOf(slug));
   loadStylesheet();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
     done(null, new URLSearchParams(body as string)),
@@ -229,7 +236,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/p/:slug',
     {
-      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: pageErrorNotice },
+      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: notice },
       schema: { hide: true, params: SlugParams, querystring: Type.Record(Type.String(), Type.Unknown()) },
     },
     async (request, reply) => {
@@ -248,10 +255,23 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  // embed.js on a host page asks whether that host may frame the page (frame-ancestors refuses silently).
+  app.get(
+    '/p/:slug/embed.json',
+    { config: { auth: 'none', rateLimitClass: 'anonymous' }, schema: { hide: true, params: SlugParams } },
+    async (request, reply) => {
+      const origins = await service.embedOrigins(request.params.slug, siteOf(request));
+      if (origins === undefined) throw new AppError('notFound', 'No published page');
+      reply.header('access-control-allow-origin', '*');
+      reply.header('cache-control', PAGE_CACHE_CONTROL);
+      return { embedOrigins: origins };
+    },
+  );
+
   app.get(
     '/p/:slug/homes/:apartmentId',
     {
-      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: pageErrorNotice },
+      config: { auth: 'none', rateLimitClass: 'anonymous', htmlError: notice },
       schema: {
         hide: true,
         params: Type.Object({ slug: SlugParams.properties.slug, apartmentId: Type.String({ maxLength: 100 }) }),
@@ -280,7 +300,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/p/:slug/inquiry',
     {
       // Idempotent by the form's one-time key: a second post of the same form replays the first answer.
-      config: { auth: 'none', rateLimitClass: 'inquiry', htmlError: pageErrorNotice, idempotent: true, idempotencyKey: inquiryKeyOf },
+      config: { auth: 'none', rateLimitClass: 'inquiry', htmlError: notice, idempotent: true, idempotencyKey: inquiryKeyOf },
       schema: { hide: true, params: SlugParams },
     },
     async (request, reply) => {

@@ -31,7 +31,7 @@ import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo }
 import type { PageContact, PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
 import { type ViewerPanorama, viewerPanoramas } from './shared/panorama.js';
-import { langOf, translator } from './shared/words.js';
+import { langOf, languageOf, translator } from './shared/words.js';
 
 /** NOTIFY channel of migrations/0015 and 0016: page settings and estates. */
 export const PAGES_CHANNEL = 'pages_changed';
@@ -291,7 +291,35 @@ export class PagesService {
     const plain = await this.pages.read(pageKey(slug, site), () => this.build(slug, { filter: {}, askAbout: null, site }), {
       scopeOf: (page) => page.organizationId ?? undefined,
     });
+    this.noteLocale(slug, plain?.source?.data.settings.locale);
     return plain?.source ? plain : undefined;
+  }
+
+  /** The locale of each published page read lately (bounded): the language of its notices (too many requests...). */
+  private readonly locales = new Map<string, string>();
+  private noteLocale(slug: string, locale: string | undefined): void {
+    const key = slug.toLowerCase();
+    if (locale === undefined) {
+      this.locales.delete(key);
+      return;
+    }
+    if (this.locales.get(key) === locale) return;
+    this.locales.delete(key);
+    if (this.locales.size >= 10_000) this.locales.delete(this.locales.keys().next().value!);
+    this.locales.set(key, locale);
+  }
+
+  /**
+   * The origins allowed to frame the published page `slug` ([] = any), or undefined when there is no
+   * such page: what embed.js asks before it says a host is refused (the page's CSP says the same).
+   */
+  async embedOrigins(slug: string, site?: PageRequest['site']): Promise<string[] | undefined> {
+    return (await this.plainPage(slug, site))?.source?.row.embedOrigins;
+  }
+
+  /** The locale of the published page `slug` as last read, or undefined (never read, off, unknown). */
+  localeOf(slug: string): string | undefined {
+    return this.locales.get(slug.toLowerCase());
   }
 
   /** The page's answer for `slug`: 200 with the page, or 404 (off, unknown, bad preview: one body). */
@@ -366,12 +394,15 @@ export class PagesService {
     return made;
   }
 
-  private notFoundPage: RenderedPage | undefined;
+  private readonly notFoundPages = new Map<string, RenderedPage>();
 
-  notFound(): RenderedPage {
-    if (!this.notFoundPage) {
-      const body = new CompressibleBody(Buffer.from(renderNotFound(loadStylesheet().href)));
-      this.notFoundPage = {
+  /** The 404 page in the language of `locale` (one body per language: the same for an off page and an unknown slug). */
+  notFound(locale = 'en'): RenderedPage {
+    const language = languageOf(locale);
+    let page = this.notFoundPages.get(language);
+    if (!page) {
+      const body = new CompressibleBody(Buffer.from(renderNotFound(loadStylesheet().href, translator(language), langOf(language))));
+      page = {
         status: 404,
         body,
         etag: bytesEtag(body.identity),
@@ -381,8 +412,9 @@ export class PagesService {
         askable: new Set(),
         organizationId: null,
       };
+      this.notFoundPages.set(language, page);
     }
-    return this.notFoundPage;
+    return page;
   }
 
   /** The page read now: undefined when it is off, unknown or a bad preview (404). */

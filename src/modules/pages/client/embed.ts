@@ -3,6 +3,9 @@
 // Origin-checked both ways: this side accepts a height only from the service's origin and from its own
 // iframe's window; the page (resize.ts) answers only a parent whose origin its embedOrigins allow, and
 // sends its height to that origin alone.
+// A host the page's `embedOrigins` leave out gets a blank frame from the browser (CSP frame-ancestors,
+// which no script can observe): so this asks /p/{slug}/embed.json for the allowed origins first and, when
+// this host is not among them, shows a short message naming the setting instead of the frame.
 (() => {
   const script = document.currentScript as HTMLScriptElement | null;
   const slug = script?.dataset.estate;
@@ -13,6 +16,22 @@
   frame.title = script.dataset.title || 'Project page';
   frame.style.cssText = 'display:block;width:100%;height:720px;border:0';
   script.after(frame);
+  fetch(`${origin}/p/${encodeURIComponent(slug)}/embed.json`)
+    .then((res) => (res.ok ? res.json() : null))
+    .then((settings: { embedOrigins?: unknown } | null) => {
+      const allowed = settings?.embedOrigins;
+      if (!Array.isArray(allowed) || allowed.length === 0 || allowed.includes(location.origin)) return;
+      const note = document.createElement('p');
+      note.setAttribute('role', 'note');
+      note.style.cssText = 'margin:1em 0;padding:1em;border:2px solid #b00;font:16px/1.5 system-ui,sans-serif';
+      note.append(`This project page cannot be shown on ${location.origin}: the page's "embedOrigins" setting does not list it. Add it there, or `);
+      const link = document.createElement('a');
+      link.href = frame.src;
+      link.textContent = 'open the project page';
+      note.append(link, '.');
+      frame.replaceWith(note);
+    })
+    .catch(() => undefined);
   addEventListener('message', (event) => {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
     if (event.data?.type === 'estate-page:show') {

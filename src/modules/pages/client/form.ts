@@ -1,10 +1,10 @@
 import { $, $$, el } from './dom.js';
+import type { Words } from './words.js';
 
 /** The hidden field the server uses as the inquiry's idempotency key (src/modules/pages/routes.ts, INQUIRY_KEY_FIELD). */
 const KEY_FIELD = 'inquiryKey';
 /** Statuses the server explains with a notice page whose alert is shown in place (413, 429, 503; 409: the same key still being stored). */
 const REFUSED = new Set([409, 413, 429, 503]);
-const UNCONFIRMED = 'We could not confirm that your inquiry arrived. Please check your connection and press Send again: the same inquiry is stored only once.';
 
 /** 128 random bits as hex (crypto.getRandomValues also works on a page served over plain HTTP, randomUUID does not). */
 function oneTimeKey(): string {
@@ -28,7 +28,7 @@ function oneTimeKey(): string {
  * the same key. Only an error before fetch is called falls back to the ordinary submission.
  * "Ask about this home" links (`a[data-ask-apartment]`) tick that apartment in the form first.
  */
-export function initForm(section: HTMLElement): void {
+export function initForm(section: HTMLElement, words: Words): void {
   let busy = false;
   let sent: { content: string; key: string } | undefined;
   const bind = (root: HTMLElement) => {
@@ -83,7 +83,7 @@ export function initForm(section: HTMLElement): void {
       } catch {
         idle();
         // Sent (or perhaps sent): never again natively; Send tries again with the same key.
-        if (fetched) showNotice(form, UNCONFIRMED);
+        if (fetched) showNotice(form, words('unconfirmed'));
         else HTMLFormElement.prototype.submit.call(form);
       }
     });

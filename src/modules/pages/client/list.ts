@@ -111,6 +111,7 @@ const num = (v: string | undefined) => (v === undefined || v === '' ? undefined 
 
 /** What the shared filter looks at, from a row's data attributes (the server wrote them from the same facts). */
 const factsOf = (row: HTMLElement): HomeFacts => ({
+  id: row.dataset.apartmentId,
   name: row.querySelector('th')?.textContent ?? '',
   status: (row.dataset.status ?? '').toUpperCase(),
   rooms: num(row.dataset.rooms),

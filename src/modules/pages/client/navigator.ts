@@ -100,7 +100,9 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
     let originX: number | null = null;
     let moved = false;
     root.addEventListener('pointerdown', (event) => {
-      if (!free || event.button !== 0 || !mine(event) || !(event.target as Element).closest('figure[data-angle]')) return;
+      // Zoomed (zoom.ts), a drag pans the render instead.
+      if (!free || event.button !== 0 || root.classList.contains('is-zoomed') || !mine(event) || !(event.target as Element).closest('figure[data-angle]'))
+        return;
       originX = event.clientX;
       moved = false;
     });

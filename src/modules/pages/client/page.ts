@@ -12,6 +12,7 @@ import { initPanoramas } from './panoramas.js';
 import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
 import { pageWords } from './words.js';
+import { initZoom } from './zoom.js';
 
 document.documentElement.classList.add('js');
 if (window.parent !== window) document.documentElement.classList.add('in-embed');
@@ -20,13 +21,14 @@ initPlaceholders();
 const navigators = $$(NAVIGATOR)
   .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
+for (const navigator of navigators) initZoom(navigator.root);
 initSelection(navigators, words);
 initNested();
 const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
-initFavourites(filters ? initFilters(filters, words) : () => undefined);
+initFavourites(filters ? initFilters(filters, words) : () => undefined, words);
 for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
 for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
 for (const section of $$('section[data-module="panoramas"]')) initPanoramas(section, words);
 const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
-if (inquiry) initForm(inquiry);
+if (inquiry) initForm(inquiry, words);
 initResize();

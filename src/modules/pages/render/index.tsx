@@ -1,6 +1,7 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Apartment } from '../../apartments/schemas.js';
 import type { ViewerPanorama } from '../shared/panorama.js';
+import type { Translate } from '../shared/words.js';
 import { HomeCard } from './home-card.js';
 import { HomePage, NotFoundPage, NoticePage, Page } from './page.js';
 import type { PageData, RenderContext } from './types.js';
@@ -16,7 +17,10 @@ export const renderHomePage = (data: PageData, ctx: RenderContext, home: Apartme
 export const renderHomeCard = (data: PageData, ctx: RenderContext, home: Apartment): string =>
   renderToString(<HomeCard apartment={home} locale={data.settings.locale} t={ctx.t} path={ctx.path} favourites={data.navigator?.options.favouritesEnabled} />);
 
-export const renderNotFound = (cssHref: string): string => `<!doctype html>${renderToString(<NotFoundPage cssHref={cssHref} />)}`;
+export const renderNotFound = (cssHref: string, t: Translate, lang: string): string =>
+  `<!doctype html>${renderToString(<NotFoundPage cssHref={cssHref} t={t} lang={lang} />)}`;
 
-export const renderNotice = (cssHref: string, notice: { title: string; message: string; hint?: string; back?: { href: string; label: string } }): string =>
-  `<!doctype html>${renderToString(<NoticePage cssHref={cssHref} {...notice} />)}`;
+export const renderNotice = (
+  cssHref: string,
+  notice: { lang: string; title: string; message: string; hint?: string; back?: { href: string; label: string } },
+): string => `<!doctype html>${renderToString(<NoticePage cssHref={cssHref} {...notice} />)}`;

@@ -16,9 +16,10 @@ function Input(props: {
   autoComplete: string;
   maxLength: number;
   optional: string;
+  t: Translate;
 }) {
   const { field, form } = props;
-  const error = form.errors[field];
+  const error = form.errors[field] && props.t(form.errors[field]);
   const id = `inquiry-${field}`;
   return (
     <p class="field">
@@ -54,7 +55,7 @@ function Input(props: {
 export function InquiryForm(props: { path: string; form: FormState; about: Apartment | null; t: Translate; privacyPolicyUrl?: string | null }) {
   const { form, t } = props;
   const optional = t('optional');
-  const info = form.errors.info;
+  const info = form.errors.info && t(form.errors.info);
   if (form.sent) {
     return (
       <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title">
@@ -67,7 +68,8 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
   }
   const selected = new Set(form.values.apartmentIds ?? []);
   // An apartment error without the apartment's checkbox (ids not of this page) is said at the top.
-  const formError = form.errors.form ?? (props.about ? undefined : form.errors.apartmentIds);
+  const formErrorKey = form.errors.form ?? (props.about ? undefined : form.errors.apartmentIds);
+  const formError = formErrorKey && t(formErrorKey);
   return (
     <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title">
       <h2 id="inquiry-title">{t('askAboutAHome')}</h2>
@@ -77,9 +79,9 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
             {formError}
           </p>
         ) : null}
-        <Input field="name" label={t('yourName')} type="text" form={form} required autoComplete="name" maxLength={200} optional={optional} />
-        <Input field="email" label={t('email')} type="email" form={form} required autoComplete="email" maxLength={254} optional={optional} />
-        <Input field="phoneNumber" label={t('phone')} type="tel" form={form} autoComplete="tel" maxLength={32} optional={optional} />
+        <Input field="name" label={t('yourName')} type="text" form={form} required autoComplete="name" maxLength={200} optional={optional} t={t} />
+        <Input field="email" label={t('email')} type="email" form={form} required autoComplete="email" maxLength={254} optional={optional} t={t} />
+        <Input field="phoneNumber" label={t('phone')} type="tel" form={form} autoComplete="tel" maxLength={32} optional={optional} t={t} />
         <p class="field">
           <label for="inquiry-info">
             {t('message')}
@@ -114,7 +116,7 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
             <label for="inquiry-apartment">{t('aboutHome', { name: props.about.name })}</label>
             {form.errors.apartmentIds ? (
               <span class="error" id="inquiry-apartmentIds-error">
-                {form.errors.apartmentIds}
+                {t(form.errors.apartmentIds)}
               </span>
             ) : null}
           </p>

@@ -198,7 +198,7 @@ export function NavigatorSection(props: {
           />
         ))}
       </div>
-      {many || north !== null || props.sidebarToggle ? (
+      {navigator.images.length > 0 ? (
         <div class="view-controls">
           {north !== null && first ? <Compass rotation={north - first.angle} label={t('compass')} /> : null}
           {many ? (
@@ -211,6 +211,15 @@ export function NavigatorSection(props: {
               </button>
             </span>
           ) : null}
+          {/* Zoom on the render (client/zoom.ts; double-tap too): unseen, its place kept, without the script. */}
+          <span class="zoom">
+            <button type="button" data-zoom="1" aria-label={t('zoomIn')}>
+              +
+            </button>
+            <button type="button" data-zoom="-1" aria-label={t('zoomOut')} disabled>
+              −
+            </button>
+          </span>
           {many ? (
             <nav class="angles" aria-label={t('views')}>
               <ul>

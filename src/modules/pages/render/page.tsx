@@ -1,6 +1,6 @@
 import type { Apartment } from '../../apartments/schemas.js';
 import type { ViewerPanorama } from '../shared/panorama.js';
-import { clientMessages } from '../shared/words.js';
+import { type Translate, clientMessages } from '../shared/words.js';
 import { ContactSection } from './contact.js';
 import { DownloadsSection } from './downloads.js';
 import { homeHref } from './format.js';
@@ -172,8 +172,8 @@ export function HomePage(props: { data: PageData; ctx: RenderContext; home: Apar
 }
 
 /** The body of every 404 of /p/: the same for a page that is off and a slug that does not exist. */
-export function NotFoundPage(props: { cssHref: string }) {
-  return <NoticePage cssHref={props.cssHref} title="Page not found" message="There is no published project at this address." />;
+export function NotFoundPage(props: { cssHref: string; t: Translate; lang: string }) {
+  return <NoticePage cssHref={props.cssHref} lang={props.lang} title={props.t('notFound')} message={props.t('notFoundText')} />;
 }
 
 /**
@@ -183,13 +183,14 @@ export function NotFoundPage(props: { cssHref: string }) {
  */
 export function NoticePage(props: {
   cssHref: string;
+  lang: string;
   title: string;
   message: string;
   hint?: string | undefined;
   back?: { href: string; label: string } | undefined;
 }) {
   return (
-    <html lang="en">
+    <html lang={props.lang}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

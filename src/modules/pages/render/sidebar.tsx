@@ -12,6 +12,7 @@ const hiddenSet = (names: string[] | undefined) => new Set((names ?? []).map((n)
 /** What the shared filter (shared/filter.ts) looks at for an apartment; the price only where it is shown. */
 export function factsOf(a: Apartment): HomeFacts {
   return {
+    id: a.id,
     name: a.name,
     status: a.status,
     rooms: a.apartmentData.rooms,
@@ -21,7 +22,7 @@ export function factsOf(a: Apartment): HomeFacts {
   };
 }
 
-/** The apartments the list shows for `filter`: never HIDDEN ones (favourites live in the browser: not applied here). */
+/** The apartments the list shows for `filter`: never HIDDEN ones (favourites live in the browser: not applied here; a shared set is). */
 export const filtered = (apartments: Apartment[], filter: ListFilter) => apartments.filter((a) => matches(factsOf(a), { ...filter, favourites: false }));
 
 /** A home's Save toggle (favouritesEnabled): kept in this browser by the script; unseen without it. */
@@ -139,10 +140,27 @@ function Filters(props: {
       )}
       {props.favourites ? (
         // Favourites live in this browser (the script keeps them): the box works only with it.
-        <p class="field fav-filter">
-          <input id="filter-favourites" name="favourites" type="checkbox" value="1" checked={filter.favourites === true} />{' '}
-          <label for="filter-favourites">{t('onlyFavourites')}</label>
-        </p>
+        <>
+          {filter.shared ? (
+            // A set shared by a link: these homes, in any browser; the script offers to save them.
+            <p class="shared-favourites" data-shared-favourites={filter.shared.join(',')}>
+              <input type="hidden" name="favourites" value={filter.shared.join(',')} />
+              {t('sharedFavourites', { count: filter.shared.length })}{' '}
+              <button type="button" class="save-shared" data-save-shared hidden>
+                {t('saveShared')}
+              </button>
+            </p>
+          ) : null}
+          <p class="field fav-filter">
+            <input id="filter-favourites" name="favourites" type="checkbox" value="1" checked={filter.favourites === true} />{' '}
+            <label for="filter-favourites">{t('onlyFavourites')}</label>{' '}
+            {/* Kept in its place (visibility) until the script has favourites to share: nothing moves. */}
+            <a class="share-favourites" href={props.path} data-share-favourites>
+              {t('shareFavourites')}
+            </a>
+            <span class="visually-hidden" role="status" data-share-status />
+          </p>
+        </>
       ) : null}
       <p class="actions">
         <button type="submit">{t('showHomes')}</button> <a href={`${props.path}#apartments`}>{t('clear')}</a>

@@ -9,6 +9,7 @@ import type { Estate } from '../../estates/schemas.js';
 import type { Navigator } from '../../navigators/schemas.js';
 import type { PageFields } from '../repository.js';
 import type { ListFilter } from '../shared/filter.js';
+import type { Key } from '../shared/words.js';
 import type { Translate } from '../shared/words.js';
 
 export type Asset = Static<typeof AddonAsset>;
@@ -34,7 +35,8 @@ export type { ListFilter };
 /** The inquiry form's state: what the visitor sent and the error of each field (after a 422). */
 export interface FormState {
   values: { name?: string; email?: string; phoneNumber?: string; info?: string; apartmentIds?: string[] };
-  errors: Partial<Record<'name' | 'email' | 'phoneNumber' | 'info' | 'apartmentIds' | 'form', string>>;
+  /** Each error as its message's key: written in the page's language when rendered. */
+  errors: Partial<Record<'name' | 'email' | 'phoneNumber' | 'info' | 'apartmentIds' | 'form', Key>>;
   sent?: boolean;
 }
 

@@ -5,6 +5,8 @@
 
 /** What a filter looks at for one home (the price only when the page shows it). */
 export interface HomeFacts {
+  /** The home's id (the shared favourites name homes by it). */
+  id?: string | undefined;
   name: string;
   status: string;
   rooms?: number | undefined;
@@ -27,7 +29,13 @@ export interface ListFilter {
   building?: string;
   q?: string;
   favourites?: boolean;
+  /** Favourites shared by a link (`favourites=id,id`): these homes only, in any browser. */
+  shared?: string[];
 }
+
+/** At most this many homes in a shared set of favourites (an address stays well under 8 KB). */
+export const MAX_SHARED = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const FILTER_FIELDS = ['status', 'rooms', 'floor', 'minPrice', 'maxPrice', 'building', 'q', 'favourites'] as const;
 export const PUBLIC_STATUSES = ['ACTIVE', 'BOOKED', 'SOLD'] as const;
@@ -56,7 +64,12 @@ export function filterOf(get: (name: string) => string | null | undefined): List
   if (/^[0-9a-f-]{36}$/.test(building)) filter.building = building;
   const q = text('q').slice(0, 100);
   if (q) filter.q = q;
-  if (text('favourites') === '1') filter.favourites = true;
+  const favourites = text('favourites').toLowerCase();
+  if (favourites === '1') filter.favourites = true;
+  else if (favourites) {
+    const ids = [...new Set(favourites.split(',').map((id) => id.trim()))].filter((id) => UUID.test(id)).slice(0, MAX_SHARED);
+    if (ids.length > 0) filter.shared = ids;
+  }
   return filter;
 }
 
@@ -72,6 +85,7 @@ export function matches(home: HomeFacts, filter: ListFilter): boolean {
     (filter.minPrice === undefined || (home.priceCents !== undefined && home.priceCents >= filter.minPrice * 100)) &&
     (filter.building === undefined || home.building === filter.building) &&
     (!filter.favourites || home.favourite === true) &&
+    (!filter.shared || (home.id !== undefined && filter.shared.includes(home.id))) &&
     (!q || home.name.toLowerCase().includes(q))
   );
 }
@@ -80,7 +94,7 @@ export function matches(home: HomeFacts, filter: ListFilter): boolean {
 export function filterQuery(filter: ListFilter): string {
   const params = new URLSearchParams();
   for (const field of FILTER_FIELDS) {
-    const value = filter[field];
+    const value = field === 'favourites' && filter.shared ? filter.shared.join(',') : filter[field];
     if (value === undefined || value === false) continue;
     params.set(field, value === true ? '1' : String(value));
   }

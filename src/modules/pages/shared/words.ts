@@ -4,13 +4,19 @@
  * Server side only: the browser gets the messages it needs written into the page (clientMessages).
  */
 import { type Message, type Values, formatMessage } from './message.js';
-import { EN, type Key } from './words-en.js';
+import { EN as EN_PAGE, type Key as PageKey } from './words-en.js';
 import { OTHER_LANGUAGES } from './words-more.js';
+import { NOTICES_EN, NOTICES_MORE, type NoticeKey } from './words-notices.js';
 
-export type { Key };
+export type Key = PageKey | NoticeKey;
 export type Catalogue = Partial<Record<Key, Message>>;
 
-const CATALOGUES: Record<string, Catalogue> = { en: EN, ...OTHER_LANGUAGES };
+/** English, every message (words-en.ts and words-notices.ts). */
+const EN: Record<Key, Message> = { ...EN_PAGE, ...NOTICES_EN };
+const CATALOGUES: Record<string, Catalogue> = {
+  en: EN,
+  ...Object.fromEntries(Object.entries(OTHER_LANGUAGES).map(([language, words]) => [language, { ...words, ...NOTICES_MORE[language] }])),
+};
 export const LANGUAGES = Object.keys(CATALOGUES);
 
 /** The catalogue's language for a locale (`de-DE` -> `de`), English when the page has none for it. */
@@ -52,9 +58,26 @@ export const CLIENT_KEYS = [
   'zoomOut',
   'lookAround',
   'noWebgl',
+  'unconfirmed',
+  'linkCopied',
+  'sharedFavourites',
+  'saveShared',
 ] as const satisfies readonly Key[];
 
 export function clientMessages(locale: string): Record<string, Message> {
   const messages = CATALOGUES[languageOf(locale)] ?? EN;
   return Object.fromEntries(CLIENT_KEYS.map((k) => [k, messages[k] ?? EN[k]]));
+}
+
+/**
+ * The locale of a visitor's `Accept-Language` for a page that has none of its own (a 404): its first tag
+ * whose language has a catalogue, else `en`.
+ */
+export function localeOfAcceptLanguage(header: string | undefined): string {
+  for (const part of (header ?? '').slice(0, 200).split(',')) {
+    const tag = part.split(';')[0]!.trim();
+    if (/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i.test(tag) && languageOf(tag) !== 'en') return tag;
+    if (/^en\b/i.test(tag)) return 'en';
+  }
+  return 'en';
 }
