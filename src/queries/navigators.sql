@@ -376,6 +376,51 @@ WHERE
   AND "navigator_id" = $2
   AND "angle" = $3;
 
+-- navigators.frameShapes
+SELECT
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object(
+            'id',
+            "s"."id",
+            'name',
+            "s"."name",
+            'description',
+            "s"."description",
+            'referenceType',
+            CASE
+              WHEN s.apartment_id IS NULL THEN 'building'
+              ELSE 'apartment'
+            END,
+            'referenceId',
+            coalesce("s"."apartment_id", "s"."building_id"),
+            'shape',
+            "s"."shape",
+            'createdAt',
+            to_char(
+              "s"."created_at" AT TIME ZONE 'UTC',
+              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'
+            )
+          )
+          ORDER BY
+            "s"."position"
+        ),
+        '[]'::json
+      ) AS "shapes"
+    FROM
+      "navigator_shapes" AS "s"
+    WHERE
+      "s"."organization_id" = $1
+      AND "s"."frame_id" = "f"."id"
+  ) AS "shapes"
+FROM
+  "navigator_frames" AS "f"
+WHERE
+  "f"."organization_id" = $2
+  AND "f"."id" = $3;
+
 -- navigators.frameSizes
 SELECT
   "f"."angle",

@@ -316,7 +316,27 @@ describe('keyboard, undo and redo, conflicts', () => {
     await expect.poll(moved).toBe('M500 100L700 100 700 250 500 250Z');
     await page.keyboard.press('Control+Shift+z');
     await expect.poll(moved).toBe(after);
+    // The lists are drawn from the shapes: a save changes none of them, so their items stay the same nodes.
+    const tagLists = () =>
+      page.evaluate(() => {
+        for (const li of document.querySelectorAll('.se-shape-list li, .se-homes li')) (li as HTMLElement).dataset.drawn = 'before';
+      });
+    const redrawn = () => page.evaluate(() => document.querySelectorAll('.se-shape-list li:not([data-drawn]), .se-homes li:not([data-drawn])').length);
+    await tagLists();
     await save(page, 2);
+    expect(await redrawn()).toBe(0);
+    // Selecting from the list presses that one button (the same nodes too), and only it.
+    const pressed = () =>
+      page
+        .getByRole('list', { name: 'Shapes on this frame' })
+        .getByRole('button')
+        .evaluateAll((bs) => bs.map((b) => `${b.textContent} ${b.getAttribute('aria-pressed')}`));
+    const names = [harness.apartments[9]!.name, harness.apartments[10]!.name];
+    await page.getByRole('button', { name: `Shape 2: ${names[1]}` }).click();
+    await expect.poll(pressed).toEqual([`Shape 1: ${names[0]} false`, `Shape 2: ${names[1]} true`]);
+    await page.getByRole('button', { name: `Shape 1: ${names[0]}` }).click();
+    await expect.poll(pressed).toEqual([`Shape 1: ${names[0]} true`, `Shape 2: ${names[1]} false`]);
+    expect(await redrawn()).toBe(0);
     const stored = await storedShapes(frame);
     expect(stored.map((s) => s.referenceId)).toEqual(source.map((s) => s.referenceId));
     const dx = corners(stored[1]!.shape)[0]!.x - 500;

@@ -135,7 +135,7 @@ export class NavigatorFrames {
     const navigator = await repo.get(this.db, organizationId, navigatorId);
     if (!navigator) throw notFound('Navigator', navigatorId);
     const frame = await this.requireFrame(this.db, organizationId, navigator.id, frameId);
-    const { shapes } = await repo.frame(this.db, organizationId, frame.id, this.prefixes);
+    const shapes = await repo.frameShapes(this.db, organizationId, frame.id);
     return { shapes, etag: shapesEtag(shapes) };
   }
 
@@ -148,7 +148,7 @@ export class NavigatorFrames {
   replaceShapes(organizationId: string, navigatorId: string, frameId: string, items: ShapeInput[], ifMatch?: string): Promise<NavigatorImage> {
     return navigatorWrite(this.db, organizationId, navigatorId, async (tx, navigator) => {
       const frame = await this.requireFrame(tx, organizationId, navigator.id, frameId);
-      await requireIfMatch(ifMatch, async () => (await repo.frame(tx, organizationId, frame.id, this.prefixes)).shapes);
+      await requireIfMatch(ifMatch, () => repo.frameShapes(tx, organizationId, frame.id));
       const { overlayWidth, overlayHeight } = optionsOf(navigator);
       const { records, problems } = prepareShapes(items, overlayWidth, overlayHeight);
       const idsOf = (type: string) => [...new Set(items.filter((i) => i.referenceType === type && isUuid(i.referenceId)).map((i) => i.referenceId))];

@@ -62,7 +62,8 @@ export function normalisePath(text: string, width: number, height: number): Path
   let start: [number, number] = [0, 0];
   // Arcs turned into curves carry float noise (1080.00000003 for an arc ending at 1080).
   const outside = (px: number, py: number) => px < -EPSILON || py < -EPSILON || px > width + EPSILON || py > height + EPSILON;
-  for (const [command, ...n] of parse(path).abs().unshort().unarc().segments) {
+  // `normal` holds the rounded numbers `path` was written from (toString only reads them): no second parse.
+  for (const [command, ...n] of normal.unshort().unarc().segments) {
     const points: Array<[number, number]> = [];
     if (command === 'H') points.push([n[0]!, y]);
     else if (command === 'V') points.push([x, n[0]!]);

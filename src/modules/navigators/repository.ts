@@ -63,14 +63,20 @@ function poiJson() {
 }
 
 /** A frame (aliased `f`, its asset joined as `a`) as JSON with its shapes and POIs in their order. */
-function frameJson(organizationId: string, prefixes: AssetUrlPrefixes) {
-  const eb = expressionBuilder<DB & { f: NavigatorFrames; a: DB['assets'] }, 'f' | 'a'>();
-  const shapes = eb
+/** A frame's shapes (the frame aliased `f`) as one JSON list in their order: the `shapes` of frameJson. */
+function shapesJson(organizationId: string) {
+  const eb = expressionBuilder<DB & { f: NavigatorFrames }, 'f'>();
+  return eb
     .selectFrom('navigatorShapes as s')
     .select((eb) => jsonList(eb.fn.jsonAgg(shapeJson()).orderBy('s.position')).as('shapes'))
     .where('s.organizationId', '=', organizationId)
     .whereRef('s.frameId', '=', 'f.id')
     .$asScalar();
+}
+
+function frameJson(organizationId: string, prefixes: AssetUrlPrefixes) {
+  const eb = expressionBuilder<DB & { f: NavigatorFrames; a: DB['assets'] }, 'f' | 'a'>();
+  const shapes = shapesJson(organizationId);
   const pois = eb
     .selectFrom('navigatorPois as p')
     .select((eb) => jsonList(eb.fn.jsonAgg(poiJson()).orderBy('p.position')).as('pois'))
@@ -157,6 +163,20 @@ export const navigatorsRepository = {
       .where('f.id', '=', frameId)
       .executeTakeFirstOrThrow();
     return row.doc as NavigatorImage;
+  },
+
+  /**
+   * A frame's shapes alone, as frame() shows them (the same JSON: their ETag is the same): what If-Match
+   * of the shapes PUT and the shapes GET compare, without the frame's asset and POIs.
+   */
+  async frameShapes(db: Queryable, organizationId: string, frameId: string): Promise<NavigatorImage['shapes']> {
+    const row = await q(db)
+      .selectFrom('navigatorFrames as f')
+      .select(shapesJson(organizationId).as('shapes'))
+      .where('f.organizationId', '=', organizationId)
+      .where('f.id', '=', frameId)
+      .executeTakeFirstOrThrow();
+    return row.shapes as NavigatorImage['shapes'];
   },
 
   update(db: Queryable, organizationId: string, id: string, fields: Omit<Updateable<Navigators>, 'options'> & { options?: NavigatorOptions }) {

@@ -84,7 +84,14 @@ export function buildPanels(id: string, frames: readonly Frame[]): Panels {
   return panels;
 }
 
-/** The list of shapes on this frame: one button each, selecting it. */
+/** What a list was last drawn from: a redraw with the same inputs changes nothing (a save, a toolbar step). */
+const drawnShapes = new WeakMap<HTMLUListElement, { shapes: readonly EditorShape[]; selected: number | undefined }>();
+const drawnHomes = new WeakMap<HTMLUListElement, { references: readonly Reference[]; withShape: string }>();
+
+/**
+ * The list of shapes on this frame: one button each, selecting it. The shapes are immutable values: with
+ * the same list as last time only the pressed button changes (a selection), and nothing at all after a save.
+ */
 export function renderShapeList(
   list: HTMLUListElement,
   shapes: readonly EditorShape[],
@@ -92,19 +99,44 @@ export function renderShapeList(
   referenceOf: (s: EditorShape) => Reference | undefined,
   onSelect: (i: number) => void,
 ): void {
-  list.replaceChildren(
-    ...shapes.map((shape, i) => {
-      const b = button(`Shape ${i + 1}: ${referenceOf(shape)?.name ?? 'no apartment or building yet'}`, { 'aria-pressed': String(selected === i) });
-      b.addEventListener('click', () => onSelect(i));
-      const item = el('li');
-      item.append(b);
-      return item;
-    }),
-  );
+  const drawn = drawnShapes.get(list);
+  drawnShapes.set(list, { shapes, selected });
+  if (drawn?.shapes === shapes) {
+    if (drawn.selected === selected) return;
+    const pressed = (i: number | undefined, value: boolean) => {
+      if (i !== undefined) list.children[i]?.querySelector('button')?.setAttribute('aria-pressed', String(value));
+    };
+    pressed(drawn.selected, false);
+    pressed(selected, true);
+    return;
+  }
+  // Item by item: a button whose label is unchanged stays (its handler selects by index, which is the same).
+  shapes.forEach((shape, i) => {
+    const label = `Shape ${i + 1}: ${referenceOf(shape)?.name ?? 'no apartment or building yet'}`;
+    const old = list.children[i]?.firstElementChild;
+    if (old) {
+      if (old.textContent !== label) old.textContent = label;
+      old.setAttribute('aria-pressed', String(selected === i));
+      return;
+    }
+    const b = button(label, { 'aria-pressed': String(selected === i) });
+    b.addEventListener('click', () => onSelect(i));
+    const item = el('li');
+    item.append(b);
+    list.append(item);
+  });
+  while (list.children.length > shapes.length) list.lastElementChild?.remove();
 }
 
-/** The estate's apartments and buildings, each marked with whether it has a shape on this frame; missing ones first. */
+/**
+ * The estate's apartments and buildings, each marked with whether it has a shape on this frame; missing ones
+ * first. Redrawn only when which homes have a shape changed.
+ */
 export function renderHomes(list: HTMLUListElement, summary: HTMLParagraphElement, references: readonly Reference[], withShape: ReadonlySet<string>): void {
+  const key = references.map((r) => (withShape.has(`${r.referenceType}:${r.referenceId}`) ? '1' : '0')).join('');
+  const drawn = drawnHomes.get(list);
+  if (drawn?.references === references && drawn.withShape === key) return;
+  drawnHomes.set(list, { references, withShape: key });
   const has = (r: Reference) => withShape.has(`${r.referenceType}:${r.referenceId}`);
   const missing = references.filter((r) => !has(r));
   summary.textContent = `${references.length - missing.length} of ${references.length} have a shape on this frame; ${missing.length} missing.`;
