@@ -43,7 +43,8 @@ export function initZoom(root: HTMLElement): void {
     y = Math.min(0, Math.max(h - h * scale, y));
     for (const s of stages) for (const layer of layers(s)) layer.style.transform = scale === 1 ? '' : `translate(${x}px, ${y}px) scale(${scale})`;
     root.classList.toggle('is-zoomed', scale > 1);
-    if (zoomIn) zoomIn.disabled = scale >= most() - 0.001;
+    // most() is at least 2, so unzoomed "Zoom in" is never at its limit: no shape is measured while the page loads.
+    if (zoomIn) zoomIn.disabled = scale > 1 && scale >= most() - 0.001;
     if (zoomOut) zoomOut.disabled = scale <= 1;
   };
   /** Zooms to `next`, keeping the point (cx, cy) of the stage (its own pixels) where it is. */
