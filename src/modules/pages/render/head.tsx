@@ -40,6 +40,9 @@ export function describe(data: PageData, t: Translate, locale: string): string {
   return `${parts.join(', ')}.`;
 }
 
+/** `blocking="render"` (HTML's blocking attributes), which preact's types do not list yet. */
+const BLOCKING_RENDER: Record<string, string> = { blocking: 'render' };
+
 /** The <head> of the page and of a home's page. */
 export function Head(props: {
   ctx: RenderContext;
@@ -49,6 +52,13 @@ export function Head(props: {
   image: string | null;
   jsonLd: unknown;
   words: unknown;
+  /**
+   * The id of an element the first paint waits for (`<link rel="expect" blocking="render">`, Chromium 124+):
+   * an empty marker after the sidebar's list, so the filters and the list's columns are laid out once, from
+   * all their rows, not from the rows the parser had reached (a paint in mid-parse moved the columns: a
+   * layout shift). A marker, not the sidebar itself: Chromium unblocks when the element is inserted.
+   */
+  paintAfter?: string | undefined;
 }) {
   const { ctx } = props;
   return (
@@ -65,6 +75,7 @@ export function Head(props: {
       <meta property="og:url" content={props.canonical} />
       {props.image ? <meta property="og:image" content={props.image} /> : null}
       <link rel="stylesheet" href={ctx.cssHref} />
+      {props.paintAfter ? <link rel="expect" href={`#${props.paintAfter}`} {...BLOCKING_RENDER} /> : null}
       {ctx.themeCss ? <style>{ctx.themeCss}</style> : null}
       {ctx.scriptHref ? <script type="module" src={ctx.scriptHref} /> : null}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data block, '<' escaped as \u003c */}
