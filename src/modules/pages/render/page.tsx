@@ -87,7 +87,16 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
   };
   return (
     <html lang={ctx.lang}>
-      <Head ctx={ctx} title={title} description={description} canonical={canonical} image={ogImage(data)} jsonLd={jsonLd} words={clientMessages(locale)} paintAfter={listing ? 'apartments-end' : undefined} />
+      <Head
+        ctx={ctx}
+        title={title}
+        description={description}
+        canonical={canonical}
+        image={ogImage(data)}
+        jsonLd={jsonLd}
+        words={clientMessages(locale)}
+        paintAfter={listing ? 'apartments-end' : undefined}
+      />
       <Body data={data} ctx={ctx}>
         <header class="page-header">
           <h1>{data.estate.name}</h1>
