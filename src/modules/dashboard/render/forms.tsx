@@ -36,6 +36,43 @@ export function Field(props: {
 }) {
   const id = props.id ?? `field-${props.name}`;
   const error = props.id ? props.error : props.errors?.[props.name];
+  return (
+    <Labelled id={id} label={props.label} hint={props.hint} error={error}>
+      {(a11y) => (
+        <input
+          id={id}
+          name={props.name}
+          type={(props.type ?? 'text') as 'text'}
+          value={props.type === 'password' ? undefined : props.value}
+          autocomplete={props.autoComplete}
+          required={props.required}
+          maxLength={props.maxLength}
+          inputMode={props.inputMode}
+          {...a11y}
+        />
+      )}
+    </Labelled>
+  );
+}
+
+/** What a control needs to name its hint and its error (`aria-describedby`) and to say it is invalid. */
+export interface ControlA11y {
+  'aria-describedby': string | undefined;
+  'aria-invalid': 'true' | undefined;
+}
+
+/**
+ * A field's frame: its label, hint and error (GOV.UK's order: label, hint, error, control) around the
+ * control `children` renders with the ids to reference. Inputs (Field) and text areas share it.
+ */
+export function Labelled(props: {
+  id: string;
+  label: string;
+  hint?: string | undefined;
+  error: string | undefined;
+  children: (a11y: ControlA11y) => ComponentChildren;
+}) {
+  const { id, error } = props;
   const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={error ? 'field field-error' : 'field'}>
@@ -46,18 +83,7 @@ export function Field(props: {
         </p>
       ) : null}
       <FieldError id={id} error={error} />
-      <input
-        id={id}
-        name={props.name}
-        type={(props.type ?? 'text') as 'text'}
-        value={props.type === 'password' ? undefined : props.value}
-        autocomplete={props.autoComplete}
-        required={props.required}
-        maxLength={props.maxLength}
-        inputMode={props.inputMode}
-        aria-describedby={described || undefined}
-        aria-invalid={error ? 'true' : undefined}
-      />
+      {props.children({ 'aria-describedby': described || undefined, 'aria-invalid': error ? 'true' : undefined })}
     </div>
   );
 }

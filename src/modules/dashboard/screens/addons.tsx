@@ -16,7 +16,7 @@ import type { AddonKind } from '../../addons/state.js';
 import type { Asset } from '../../assets/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import { islandScript } from '../assets.js';
-import { ErrorSummary, type Errors, Field, FieldError, Notice, PostForm, Problem } from '../render/forms.js';
+import { ErrorSummary, type Errors, Field, FieldError, Labelled, Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
@@ -100,22 +100,15 @@ function Input(props: {
 
 function TextArea(props: { form: string; name: string; label: string; again: Again; value?: string | null | undefined; hint?: string; rows?: number }) {
   const id = `${props.form}-${props.name}`;
-  const error = props.again.errors[`${props.form}.${props.name}`];
   const value = props.again.values[`${props.form}.${props.name}`] ?? props.value ?? '';
-  const described = [props.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div class={error ? 'field field-error' : 'field'}>
-      <label for={id}>{props.label}</label>
-      {props.hint ? (
-        <p class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </p>
-      ) : null}
-      <FieldError id={id} error={error} />
-      <textarea id={id} name={props.name} rows={props.rows ?? 4} aria-describedby={described || undefined} aria-invalid={error ? 'true' : undefined}>
-        {value}
-      </textarea>
-    </div>
+    <Labelled id={id} label={props.label} hint={props.hint} error={props.again.errors[`${props.form}.${props.name}`]}>
+      {(a11y) => (
+        <textarea id={id} name={props.name} rows={props.rows ?? 4} {...a11y}>
+          {value}
+        </textarea>
+      )}
+    </Labelled>
   );
 }
 
