@@ -99,6 +99,8 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
     expect(page).not.toContain('texImage2D');
   });
 
+  let nestedId: string;
+
   it('a nested navigator starts with a link back to its parent', async () => {
     const nested = await t.request({
       method: 'POST',
@@ -107,14 +109,48 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
       body: { estateId: seed.estateId, parentId: seed.navigatorId, referenceType: 'building', referenceId: seed.buildingId, name: 'Tower B' },
     });
     expect(nested.statusCode).toBe(201);
-    const nestedId = (nested.json() as { id: string }).id;
+    nestedId = (nested.json() as { id: string }).id;
     const html = (await get(`/p/${seed.slug}`)).body;
     const section = new RegExp(
       `<section class="navigator nested" id="navigator-${nestedId}" data-navigator-id="${nestedId}" data-parent-id="${seed.navigatorId}"[^>]*aria-label="Tower B"`,
     );
     expect(html).toMatch(section);
     expect(html).toContain(
-      `<a class="nested-back" href="#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`,
+      `<a class="nested-back" href="/p/${seed.slug}#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`,
     );
+    // Without ?view= no navigator is hidden by the server: the top one is shown, the nested one below it.
+    expect(html).not.toContain('is-shown');
+    expect(html).not.toContain('shows-nested');
+  });
+
+  it('?view= renders the nested navigator shown and the top one hidden; an unknown view is the plain page and no new kept entry', async () => {
+    const pages = t.app.services.pages.pages;
+    const plain = await get(`/p/${seed.slug}`);
+    const viewed = await get(`/p/${seed.slug}?view=${nestedId.toUpperCase()}&status=ACTIVE`);
+    expect(viewed.statusCode).toBe(200);
+    const html = viewed.body;
+    // The classes client/nested.ts sets: the top navigator gives its place to the nested one.
+    expect(html).toMatch(new RegExp(`<section class="navigator shows-nested" id="navigator-${seed.navigatorId}"`));
+    expect(html).toMatch(new RegExp(`<section class="navigator nested is-shown" id="navigator-${nestedId}"`));
+    // The way back is an address (the top navigator's section is hidden here), the list's filter kept.
+    expect(html).toContain(`<a class="nested-back" href="/p/${seed.slug}?status=ACTIVE#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}">`);
+    // The page stays canonical to itself, without the view.
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:3000/p/${seed.slug}"`);
+    // Asked again: the kept variant (same ETag, no new entry).
+    const entries = pages.size.entries;
+    expect((await get(`/p/${seed.slug}?view=${nestedId}&status=ACTIVE`)).headers.etag).toBe(viewed.headers.etag);
+    expect(pages.size.entries).toBe(entries);
+    // Unknown, malformed, the top navigator itself, very long: the plain page, no entry of their own.
+    for (const view of ['00000000-0000-4000-8000-000000000000', 'nope', seed.navigatorId, 'x'.repeat(5000), '']) {
+      const res = await get(`/p/${seed.slug}?view=${view}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.etag).toBe(plain.headers.etag);
+      expect(res.body).not.toContain('is-shown');
+    }
+    expect(pages.size.entries).toBe(entries);
+    // Several view values (an array in the query) are no view either.
+    const twice = await get(`/p/${seed.slug}?view=${nestedId}&view=${nestedId}`);
+    expect(twice.statusCode).toBe(200);
+    expect(twice.headers.etag).toBe(plain.headers.etag);
   });
 });
