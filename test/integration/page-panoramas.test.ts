@@ -41,7 +41,10 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
         { x: 10, y: 0, toPanoramaId: bedroom.id },
         { x: 50, y: 0, toPanoramaId: elsewhere.id },
       ],
-      pois: [{ name: 'Balcony door', x: -20, y: 10 }],
+      pois: [
+        { name: 'Balcony door', x: -20, y: 10, data: { urls: ['https://shop.example/doors?model="><script>alert(1)</script>', 'http://maker.example/'] } },
+        { name: 'Window', x: 40, y: 0 },
+      ],
     });
   });
   afterAll(async () => t?.close());
@@ -66,11 +69,28 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
         yaw: 30,
         pitch: -5,
         portals: [{ to: expect.any(String), name: 'Bedroom </script><b>', yaw: 10, pitch: 0 }],
-        pois: [{ name: 'Balcony door', yaw: -20, pitch: 10 }],
+        pois: [
+          {
+            name: 'Balcony door',
+            yaw: -20,
+            pitch: 10,
+            urls: ['https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E', 'http://maker.example/'],
+          },
+          { name: 'Window', yaw: 40, pitch: 0, urls: [] },
+        ],
       },
       { id: expect.any(String), name: 'Bedroom </script><b>', src: 'https://cdn.example.com/pano/bedroom.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
       { id: expect.any(String), name: 'Wild', src: 'https://*.example.net/wild.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
     ]);
+    // The points with links, listed under their panorama (the viewer shows the same when a point is
+    // pressed): each link escaped, a new tab with noopener; a point without links is not listed.
+    const pois = /<ul class="panorama-pois">(.*?)<\/ul>/.exec(html)![1]!;
+    expect(pois).toBe(
+      '<li>Balcony door: <a href="https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E" target="_blank" rel="noopener">' +
+        'shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E<span class="visually-hidden"> (opens in a new tab)</span></a>, ' +
+        '<a href="http://maker.example/" target="_blank" rel="noopener">maker.example<span class="visually-hidden"> (opens in a new tab)</span></a></li>',
+    );
+    expect(html).not.toContain('<script>alert');
     const imgSrc = /img-src ([^;]+)/.exec(res.headers['content-security-policy'] as string)![1]!.split(' ');
     expect(imgSrc).toEqual(expect.arrayContaining(['https://images.example.org', 'https://cdn.example.com']));
     expect(imgSrc.filter((source) => source.includes('example.net'))).toEqual([]);
