@@ -169,6 +169,51 @@ describe('the 360° viewer on a home page', () => {
   });
 });
 
+describe('points of interest and their links', () => {
+  it('a point of interest shows its name and links (new tab, noopener) under the picture; pressed again, hides them', async () => {
+    const { context, w, page } = await laptopPage(homeUrl);
+    // Without opening the viewer, the links are listed under the panorama too.
+    const listed = page.locator('.panorama-pois a');
+    expect(await listed.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
+      ['doors.example/balcony?size=2 (opens in a new tab)', 'https://doors.example/balcony?size=2', '_blank', 'noopener noreferrer'],
+      ['maker.example (opens in a new tab)', 'http://maker.example/', '_blank', 'noopener noreferrer'],
+    ]);
+    await openButton(page, seeded.livingRoom.name).click();
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
+    await expect.poll(() => viewer.getAttribute('aria-busy')).toBeNull();
+    const poi = viewer.getByRole('button', { name: 'Balcony door' });
+    const info = viewer.locator('#pano-poi-info');
+    expect(await poi.getAttribute('aria-expanded')).toBe('false');
+    expect(await info.isVisible()).toBe(false);
+    await poi.click();
+    await expect.poll(() => info.isVisible()).toBe(true);
+    expect(await poi.getAttribute('aria-expanded')).toBe('true');
+    expect(await info.locator('.pano-poi-name').textContent()).toBe('Balcony door');
+    const links = info.getByRole('link');
+    expect(await links.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
+      ['doors.example/balcony?size=2 (opens in a new tab)', 'https://doors.example/balcony?size=2', '_blank', 'noopener noreferrer'],
+      ['maker.example (opens in a new tab)', 'http://maker.example/', '_blank', 'noopener noreferrer'],
+    ]);
+    // The info is under the picture, not over it.
+    const stage = (await viewer.locator('.pano-stage').boundingBox())!;
+    expect((await info.boundingBox())!.y).toBeGreaterThanOrEqual(stage.y + stage.height);
+    // The view turned to face the point: its button is at the middle of the picture.
+    await expect
+      .poll(async () => {
+        const at = (await poi.boundingBox())!;
+        return Math.abs(at.x + at.width / 2 - (stage.x + stage.width / 2));
+      })
+      .toBeLessThanOrEqual(2);
+    await expectAccessible(page, 'viewer with a point of interest open');
+    await screenshot(page, 'panorama-poi', false);
+    await poi.click();
+    await expect.poll(() => info.isVisible()).toBe(false);
+    expect(await poi.getAttribute('aria-expanded')).toBe('false');
+    expect(w.problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the viewer without WebGL, and the panoramas without JavaScript', () => {
   it('without WebGL: the flat image and a message; the portal still moves', async () => {
     const context = await browser.context({ viewport: { width: 390, height: 844 } });

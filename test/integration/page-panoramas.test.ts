@@ -83,12 +83,12 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
       { id: expect.any(String), name: 'Wild', src: 'https://*.example.net/wild.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
     ]);
     // The points with links, listed under their panorama (the viewer shows the same when a point is
-    // pressed): each link escaped, a new tab with noopener; a point without links is not listed.
+    // pressed): each link escaped, a new tab with noopener (and noreferrer); a point without links is not listed.
     const pois = /<ul class="panorama-pois">(.*?)<\/ul>/.exec(html)![1]!;
     expect(pois).toBe(
-      '<li>Balcony door: <a href="https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E" target="_blank" rel="noopener">' +
+      '<li>Balcony door: <a href="https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E" target="_blank" rel="noopener noreferrer">' +
         'shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E<span class="visually-hidden"> (opens in a new tab)</span></a>, ' +
-        '<a href="http://maker.example/" target="_blank" rel="noopener">maker.example<span class="visually-hidden"> (opens in a new tab)</span></a></li>',
+        '<a href="http://maker.example/" target="_blank" rel="noopener noreferrer">maker.example<span class="visually-hidden"> (opens in a new tab)</span></a></li>',
     );
     expect(html).not.toContain('<script>alert');
     const imgSrc = /img-src ([^;]+)/.exec(res.headers['content-security-policy'] as string)![1]!.split(' ');

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { backHref, searchWithView, viewChain, viewClasses, viewOfAddress } from '../../src/modules/pages/shared/nested.js';
-import { FOV, MAX_POI_LINKS, type View, clampPitch, linkText, poiLinks, project, viewerPanoramas, wrapYaw, zoomFov } from '../../src/modules/pages/shared/panorama.js';
+import {
+  FOV,
+  MAX_POI_LINKS,
+  type View,
+  clampPitch,
+  linkText,
+  poiLinks,
+  project,
+  viewerPanoramas,
+  wrapYaw,
+  zoomFov,
+} from '../../src/modules/pages/shared/panorama.js';
 
 // The 360° viewer's projection and data (shared/panorama.ts) and the nested navigators' address
 // (shared/nested.ts): the rules the server render and the browser bundles share.
@@ -148,7 +159,13 @@ describe('poiLinks and linkText', () => {
 });
 
 describe('viewChain, viewClasses and backHref (?view= on both sides)', () => {
-  const tree = { id: 'top', nested: [{ id: 'A', nested: [{ id: 'a1', nested: [] }] }, { id: 'b', nested: [] }] };
+  const tree = {
+    id: 'top',
+    nested: [
+      { id: 'A', nested: [{ id: 'a1', nested: [] }] },
+      { id: 'b', nested: [] },
+    ],
+  };
   it('finds a nested navigator by id (any case) with the chain above it; anything else is the top one', () => {
     expect(viewChain(tree, 'a1')).toEqual(['top', 'A', 'a1']);
     expect(viewChain(tree, 'a')).toEqual(['top', 'A']);

@@ -217,8 +217,8 @@ export function openViewer(host: HTMLElement, panoramas: ViewerPanorama[], start
         if (!open) return;
         look(poi.yaw, poi.pitch);
         const links = poiLinks(poi.urls).map((href) => {
-          // Another site: a new tab, with no way back into this page (noopener); the words say so.
-          const a = el('a', { href, target: '_blank', rel: 'noopener' }, linkText(href));
+          // Another site: a new tab, with no way back into this page (noopener) and no referrer; the words say so.
+          const a = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, linkText(href));
           a.append(el('span', { class: 'visually-hidden' }, ` ${words('newTab')}`));
           const item = el('li');
           item.append(a);

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { type ViewerPanorama, linkText } from '../shared/panorama.js';
 import type { Translate } from '../shared/words.js';
 import { jsonLdText } from './head.js';
@@ -44,17 +45,17 @@ function PoiLinks(props: { pois: ViewerPanorama['pois']; t: Translate }) {
   if (pois.length === 0) return null;
   return (
     <ul class="panorama-pois">
-      {pois.map((poi, i) => (
-        <li key={i}>
+      {pois.map((poi) => (
+        <li key={`${poi.yaw} ${poi.pitch} ${poi.name}`}>
           {`${poi.name}: `}
           {poi.urls.map((href, j) => (
-            <>
+            <Fragment key={href}>
               {j > 0 ? ', ' : null}
-              <a href={href} target="_blank" rel="noopener">
+              <a href={href} target="_blank" rel="noopener noreferrer">
                 {linkText(href)}
                 <span class="visually-hidden"> {props.t('newTab')}</span>
               </a>
-            </>
+            </Fragment>
           ))}
         </li>
       ))}
