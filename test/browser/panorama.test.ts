@@ -2,7 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchChromium } from './chromium.js';
-import { type Watched, expectAccessible, screenshot, watchedPage } from './page-kit.js';
+import { type Watched, expectAccessible, layoutShift, screenshot, watchedPage } from './page-kit.js';
 import { type SeededPanoramas, seedPanoramas } from './seed-panoramas.js';
 import { type PageServer, startPageServer } from './server.js';
 
@@ -169,6 +169,51 @@ describe('the 360° viewer on a home page', () => {
   });
 });
 
+describe('points of interest and their links', () => {
+  it('a point of interest shows its name and links (new tab, noopener) under the picture; pressed again, hides them', async () => {
+    const { context, w, page } = await laptopPage(homeUrl);
+    // Without opening the viewer, the links are listed under the panorama too.
+    const listed = page.locator('.panorama-pois a');
+    expect(await listed.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
+      ['doors.example/balcony?size=2 (opens in a new tab)', 'https://doors.example/balcony?size=2', '_blank', 'noopener noreferrer'],
+      ['maker.example (opens in a new tab)', 'http://maker.example/', '_blank', 'noopener noreferrer'],
+    ]);
+    await openButton(page, seeded.livingRoom.name).click();
+    const viewer = page.getByRole('region', { name: '360° view', exact: true });
+    await expect.poll(() => viewer.getAttribute('aria-busy')).toBeNull();
+    const poi = viewer.getByRole('button', { name: 'Balcony door' });
+    const info = viewer.locator('#pano-poi-info');
+    expect(await poi.getAttribute('aria-expanded')).toBe('false');
+    expect(await info.isVisible()).toBe(false);
+    await poi.click();
+    await expect.poll(() => info.isVisible()).toBe(true);
+    expect(await poi.getAttribute('aria-expanded')).toBe('true');
+    expect(await info.locator('.pano-poi-name').textContent()).toBe('Balcony door');
+    const links = info.getByRole('link');
+    expect(await links.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]))).toEqual([
+      ['doors.example/balcony?size=2 (opens in a new tab)', 'https://doors.example/balcony?size=2', '_blank', 'noopener noreferrer'],
+      ['maker.example (opens in a new tab)', 'http://maker.example/', '_blank', 'noopener noreferrer'],
+    ]);
+    // The info is under the picture, not over it.
+    const stage = (await viewer.locator('.pano-stage').boundingBox())!;
+    expect((await info.boundingBox())!.y).toBeGreaterThanOrEqual(stage.y + stage.height);
+    // The view turned to face the point: its button is at the middle of the picture.
+    await expect
+      .poll(async () => {
+        const at = (await poi.boundingBox())!;
+        return Math.abs(at.x + at.width / 2 - (stage.x + stage.width / 2));
+      })
+      .toBeLessThanOrEqual(2);
+    await expectAccessible(page, 'viewer with a point of interest open');
+    await screenshot(page, 'panorama-poi', false);
+    await poi.click();
+    await expect.poll(() => info.isVisible()).toBe(false);
+    expect(await poi.getAttribute('aria-expanded')).toBe('false');
+    expect(w.problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the viewer without WebGL, and the panoramas without JavaScript', () => {
   it('without WebGL: the flat image and a message; the portal still moves', async () => {
     const context = await browser.context({ viewport: { width: 390, height: 844 } });
@@ -265,6 +310,49 @@ describe('nested navigators with a way back', () => {
     expect(await nestedRegion().isVisible()).toBe(true);
     expect(await parentRegion().locator(':scope > .frames').isVisible()).toBe(false);
     expect(w.problems).toEqual([]);
+  });
+
+  it('a shared ?view= link: the server shows the nested navigator (no shift when the script loads), Back link to the top one', async () => {
+    const shared = await browser.context({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
+    const watched = await watchedPage(shared, server.base);
+    const p = watched.page;
+    // The HTML as the server sends it (before any script): the nested navigator shown, the top one hidden.
+    const html = await (await fetch(`${pageUrl}?view=${seeded.nestedId}`)).text();
+    expect(html).toContain(`<section class="navigator nested is-shown" id="navigator-${seeded.nestedId}"`);
+    expect(html).toMatch(new RegExp(`<section class="navigator shows-nested" id="navigator-${seeded.navigatorId}"`));
+    await p.goto(`${pageUrl}?view=${seeded.nestedId}`, { waitUntil: 'networkidle' });
+    const nested = p.getByRole('region', { name: seeded.nestedName });
+    expect(await nested.isVisible()).toBe(true);
+    expect(await p.getByRole('region', { name: 'Project view' }).locator(':scope > .frames').isVisible()).toBe(false);
+    expect(await nested.locator('svg a[data-apartment-id]').count()).toBe(3);
+    // Nothing moved when the script ran (it found the classes it would set already there).
+    expect(await layoutShift(p)).toEqual([]);
+    expect(await p.evaluate(() => document.documentElement.classList.contains('js'))).toBe(true);
+    await expectAccessible(p, 'shared ?view= link');
+    await nested.getByRole('link', { name: `Back to ${seeded.estateName}` }).click();
+    await expect.poll(() => nested.isVisible()).toBe(false);
+    expect(await p.getByRole('region', { name: 'Project view' }).locator(':scope > .frames').isVisible()).toBe(true);
+    expect(await p.evaluate(() => location.search)).toBe('');
+    // An unknown view: the top navigator, as without one.
+    await p.goto(`${pageUrl}?view=00000000-0000-4000-8000-000000000000`, { waitUntil: 'networkidle' });
+    expect(await p.getByRole('region', { name: 'Project view' }).locator(':scope > .frames').isVisible()).toBe(true);
+    expect(await nested.isVisible()).toBe(false);
+    expect(watched.problems).toEqual([]);
+    await shared.close();
+
+    // Without JavaScript: the same view, and its Back link is an address that shows the top navigator.
+    const noJs = await browser.context({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const { page: plain, problems } = await watchedPage(noJs, server.base);
+    await plain.goto(`${pageUrl}?view=${seeded.nestedId}`, { waitUntil: 'networkidle' });
+    const plainNested = plain.getByRole('region', { name: seeded.nestedName });
+    expect(await plainNested.isVisible()).toBe(true);
+    expect(await plain.getByRole('region', { name: 'Project view' }).locator(':scope > .frames').isVisible()).toBe(false);
+    await Promise.all([plain.waitForNavigation(), plainNested.getByRole('link', { name: `Back to ${seeded.estateName}` }).click()]);
+    expect(new URL(plain.url()).search).toBe('');
+    expect(new URL(plain.url()).hash).toBe(`#navigator-${seeded.navigatorId}`);
+    expect(await plain.getByRole('region', { name: 'Project view' }).locator(':scope > .frames').isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await noJs.close();
   });
 
   it('without JavaScript the building links to its navigator, and its "Back to" link to the parent', async () => {

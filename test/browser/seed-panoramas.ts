@@ -6,7 +6,7 @@ import { ADMIN_TOKEN } from './server.js';
  * A small estate for the 360° viewer and the nested navigators, made through the HTTP API: a top
  * navigator of two frames (0° and 180°) whose only shape is the building, that building's own navigator
  * ("Tower A", one frame with a shape per home), three homes, and on the first home two panoramas: "Living
- * room" (first by priority; a portal to "Bedroom" straight ahead, a point of interest "Balcony door") and
+ * room" (first by priority; a portal to "Bedroom" straight ahead, a point of interest "Balcony door" with two links) and
  * "Bedroom". The equirectangular images are made here with sharp: the living room red, the bedroom blue.
  */
 export interface SeededPanoramas {
@@ -101,7 +101,7 @@ export async function seedPanoramas(base: string): Promise<SeededPanoramas> {
     priority: 10,
     metadata: { hlookat: 0, vlookat: 0 },
     portals: [{ label: 'To the bedroom', x: 0, y: 0, toPanoramaId: bedroom.id }],
-    pois: [{ name: 'Balcony door', x: 20, y: 10 }],
+    pois: [{ name: 'Balcony door', x: 20, y: 10, data: { urls: ['https://doors.example/balcony?size=2', 'http://maker.example/'] } }],
   });
 
   await call(base, 'PUT', `/api/v1/estates/${estateId}/page`, key, { enabled: true });

@@ -41,7 +41,10 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
         { x: 10, y: 0, toPanoramaId: bedroom.id },
         { x: 50, y: 0, toPanoramaId: elsewhere.id },
       ],
-      pois: [{ name: 'Balcony door', x: -20, y: 10 }],
+      pois: [
+        { name: 'Balcony door', x: -20, y: 10, data: { urls: ['https://shop.example/doors?model="><script>alert(1)</script>', 'http://maker.example/'] } },
+        { name: 'Window', x: 40, y: 0 },
+      ],
     });
   });
   afterAll(async () => t?.close());
@@ -66,11 +69,28 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
         yaw: 30,
         pitch: -5,
         portals: [{ to: expect.any(String), name: 'Bedroom </script><b>', yaw: 10, pitch: 0 }],
-        pois: [{ name: 'Balcony door', yaw: -20, pitch: 10 }],
+        pois: [
+          {
+            name: 'Balcony door',
+            yaw: -20,
+            pitch: 10,
+            urls: ['https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E', 'http://maker.example/'],
+          },
+          { name: 'Window', yaw: 40, pitch: 0, urls: [] },
+        ],
       },
       { id: expect.any(String), name: 'Bedroom </script><b>', src: 'https://cdn.example.com/pano/bedroom.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
       { id: expect.any(String), name: 'Wild', src: 'https://*.example.net/wild.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
     ]);
+    // The points with links, listed under their panorama (the viewer shows the same when a point is
+    // pressed): each link escaped, a new tab with noopener (and noreferrer); a point without links is not listed.
+    const pois = /<ul class="panorama-pois">(.*?)<\/ul>/.exec(html)![1]!;
+    expect(pois).toBe(
+      '<li>Balcony door: <a href="https://shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E" target="_blank" rel="noopener noreferrer">' +
+        'shop.example/doors?model=%22%3E%3Cscript%3Ealert(1)%3C/script%3E<span class="visually-hidden"> (opens in a new tab)</span></a>, ' +
+        '<a href="http://maker.example/" target="_blank" rel="noopener noreferrer">maker.example<span class="visually-hidden"> (opens in a new tab)</span></a></li>',
+    );
+    expect(html).not.toContain('<script>alert');
     const imgSrc = /img-src ([^;]+)/.exec(res.headers['content-security-policy'] as string)![1]!.split(' ');
     expect(imgSrc).toEqual(expect.arrayContaining(['https://images.example.org', 'https://cdn.example.com']));
     expect(imgSrc.filter((source) => source.includes('example.net'))).toEqual([]);
@@ -99,6 +119,8 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
     expect(page).not.toContain('texImage2D');
   });
 
+  let nestedId: string;
+
   it('a nested navigator starts with a link back to its parent', async () => {
     const nested = await t.request({
       method: 'POST',
@@ -107,14 +129,48 @@ describe("a home's panoramas and the nested navigators' way back (issue 34)", ()
       body: { estateId: seed.estateId, parentId: seed.navigatorId, referenceType: 'building', referenceId: seed.buildingId, name: 'Tower B' },
     });
     expect(nested.statusCode).toBe(201);
-    const nestedId = (nested.json() as { id: string }).id;
+    nestedId = (nested.json() as { id: string }).id;
     const html = (await get(`/p/${seed.slug}`)).body;
     const section = new RegExp(
       `<section class="navigator nested" id="navigator-${nestedId}" data-navigator-id="${nestedId}" data-parent-id="${seed.navigatorId}"[^>]*aria-label="Tower B"`,
     );
     expect(html).toMatch(section);
     expect(html).toContain(
-      `<a class="nested-back" href="#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`,
+      `<a class="nested-back" href="/p/${seed.slug}#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}"><span aria-hidden="true">‹ </span>Back to Harbour View</a>`,
     );
+    // Without ?view= no navigator is hidden by the server: the top one is shown, the nested one below it.
+    expect(html).not.toContain('is-shown');
+    expect(html).not.toContain('shows-nested');
+  });
+
+  it('?view= renders the nested navigator shown and the top one hidden; an unknown view is the plain page and no new kept entry', async () => {
+    const pages = t.app.services.pages.pages;
+    const plain = await get(`/p/${seed.slug}`);
+    const viewed = await get(`/p/${seed.slug}?view=${nestedId.toUpperCase()}&status=ACTIVE`);
+    expect(viewed.statusCode).toBe(200);
+    const html = viewed.body;
+    // The classes client/nested.ts sets: the top navigator gives its place to the nested one.
+    expect(html).toMatch(new RegExp(`<section class="navigator shows-nested" id="navigator-${seed.navigatorId}"`));
+    expect(html).toMatch(new RegExp(`<section class="navigator nested is-shown" id="navigator-${nestedId}"`));
+    // The way back is an address (the top navigator's section is hidden here), the list's filter kept.
+    expect(html).toContain(`<a class="nested-back" href="/p/${seed.slug}?status=ACTIVE#navigator-${seed.navigatorId}" data-back="${seed.navigatorId}">`);
+    // The page stays canonical to itself, without the view.
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:3000/p/${seed.slug}"`);
+    // Asked again: the kept variant (same ETag, no new entry).
+    const entries = pages.size.entries;
+    expect((await get(`/p/${seed.slug}?view=${nestedId}&status=ACTIVE`)).headers.etag).toBe(viewed.headers.etag);
+    expect(pages.size.entries).toBe(entries);
+    // Unknown, malformed, the top navigator itself, very long: the plain page, no entry of their own.
+    for (const view of ['00000000-0000-4000-8000-000000000000', 'nope', seed.navigatorId, 'x'.repeat(5000), '']) {
+      const res = await get(`/p/${seed.slug}?view=${view}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.etag).toBe(plain.headers.etag);
+      expect(res.body).not.toContain('is-shown');
+    }
+    expect(pages.size.entries).toBe(entries);
+    // Several view values (an array in the query) are no view either.
+    const twice = await get(`/p/${seed.slug}?view=${nestedId}&view=${nestedId}`);
+    expect(twice.statusCode).toBe(200);
+    expect(twice.headers.etag).toBe(plain.headers.etag);
   });
 });

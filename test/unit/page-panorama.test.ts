@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { searchWithView, viewOfAddress } from '../../src/modules/pages/shared/nested.js';
-import { FOV, type View, clampPitch, project, viewerPanoramas, wrapYaw, zoomFov } from '../../src/modules/pages/shared/panorama.js';
+import { backHref, searchWithView, viewChain, viewClasses, viewOfAddress } from '../../src/modules/pages/shared/nested.js';
+import {
+  FOV,
+  MAX_POI_LINKS,
+  type View,
+  clampPitch,
+  linkText,
+  poiLinks,
+  project,
+  viewerPanoramas,
+  wrapYaw,
+  zoomFov,
+} from '../../src/modules/pages/shared/panorama.js';
 
 // The 360° viewer's projection and data (shared/panorama.ts) and the nested navigators' address
 // (shared/nested.ts): the rules the server render and the browser bundles share.
@@ -80,7 +91,7 @@ describe('viewerPanoramas', () => {
           { x: 0, y: 0, toPanoramaId: null },
           { x: 0, y: 0, toPanoramaId: 'a' },
         ],
-        pois: [{ name: 'Window', x: -200, y: 100 }],
+        pois: [{ name: 'Window', x: -200, y: 100, data: { urls: ['https://shop.example/blinds', 'javascript:alert(1)'] } }],
       },
       { ...base, id: 'b', name: 'Bedroom', src: 'https://img.example/b.jpg' },
     ]);
@@ -92,7 +103,7 @@ describe('viewerPanoramas', () => {
         yaw: 10,
         pitch: -10,
         portals: [{ to: 'b', name: 'Bedroom', yaw: 10, pitch: 5 }],
-        pois: [{ name: 'Window', yaw: 160, pitch: 90 }],
+        pois: [{ name: 'Window', yaw: 160, pitch: 90, urls: ['https://shop.example/blinds'] }],
       },
       { id: 'b', name: 'Bedroom', src: 'https://img.example/b.jpg', yaw: 0, pitch: 0, portals: [], pois: [] },
     ]);
@@ -113,5 +124,62 @@ describe('the nested navigators’ address', () => {
     expect(searchWithView('?view=abc&status=ACTIVE', 'def')).toBe('?view=def&status=ACTIVE');
     expect(searchWithView('?view=abc&status=ACTIVE', null)).toBe('?status=ACTIVE');
     expect(searchWithView('?view=abc', null)).toBe('');
+  });
+});
+
+describe('poiLinks and linkText', () => {
+  it('keeps absolute http and https links only, as the URL parser writes them, once each, at most MAX_POI_LINKS', () => {
+    expect(
+      poiLinks([
+        'https://example.com/a b',
+        'HTTP://Example.com/x',
+        'javascript:alert(1)',
+        'JaVaScRiPt:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        '//example.com/protocol-relative',
+        '/relative',
+        'mailto:a@example.com',
+        'https://user:secret@example.com/',
+        'https://example.com/a b',
+        ' https://example.com/q?x="><script>alert(1)</script> ',
+        42,
+        null,
+      ]),
+    ).toEqual(['https://example.com/a%20b', 'http://example.com/x', 'https://example.com/q?x=%22%3E%3Cscript%3Ealert(1)%3C/script%3E']);
+    expect(poiLinks(undefined)).toEqual([]);
+    expect(poiLinks(null)).toEqual([]);
+    expect(poiLinks(Array.from({ length: 30 }, (_, i) => `https://example.com/${i}`))).toHaveLength(MAX_POI_LINKS);
+  });
+
+  it('writes a link as its host and path', () => {
+    expect(linkText('https://www.example.com/')).toBe('example.com');
+    expect(linkText('https://shop.example/blinds?size=2')).toBe('shop.example/blinds?size=2');
+    expect(linkText('http://example.com:8080/a')).toBe('example.com:8080/a');
+  });
+});
+
+describe('viewChain, viewClasses and backHref (?view= on both sides)', () => {
+  const tree = {
+    id: 'top',
+    nested: [
+      { id: 'A', nested: [{ id: 'a1', nested: [] }] },
+      { id: 'b', nested: [] },
+    ],
+  };
+  it('finds a nested navigator by id (any case) with the chain above it; anything else is the top one', () => {
+    expect(viewChain(tree, 'a1')).toEqual(['top', 'A', 'a1']);
+    expect(viewChain(tree, 'a')).toEqual(['top', 'A']);
+    expect(viewChain(tree, 'B')).toEqual(['top', 'b']);
+    for (const id of ['top', 'nope', '', null, undefined]) expect(viewChain(tree, id)).toBeNull();
+  });
+  it('gives each navigator on the chain the classes client/nested.ts sets', () => {
+    const chain = viewChain(tree, 'a1');
+    expect(['top', 'A', 'a1', 'b'].map((id) => viewClasses(chain, id))).toEqual(['shows-nested', 'is-shown shows-nested', 'is-shown', '']);
+    expect(viewClasses(null, 'top')).toBe('');
+  });
+  it('a way back is the page showing the parent, the filter kept, at its section', () => {
+    expect(backHref('/p/x', '', 'top', true)).toBe('/p/x#navigator-top');
+    expect(backHref('', '?status=ACTIVE', 'top', true)).toBe('/?status=ACTIVE#navigator-top');
+    expect(backHref('/p/x', '?rooms=2', 'A', false)).toBe('/p/x?rooms=2&view=A#navigator-A');
   });
 });

@@ -247,6 +247,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = await service.page(request.params.slug, {
         preview,
         filter: filterOfQuery(query),
+        view: typeof query.view === 'string' ? query.view : undefined,
         askAbout: apartment,
         form: sent ? { values: {}, errors: {}, sent: true } : undefined,
         site: siteOf(request),

@@ -30,6 +30,7 @@ import type { Asset, FormState, ListFilter, PageData, RenderContext } from './re
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
 import type { PageContact, PageSettings, PutPageBody } from './schemas.js';
 import { checkPageInput } from './settings.js';
+import { viewChain } from './shared/nested.js';
 import { type ViewerPanorama, viewerPanoramas } from './shared/panorama.js';
 import { langOf, languageOf, translator } from './shared/words.js';
 
@@ -79,6 +80,11 @@ export interface PageRequest {
   preview?: string | undefined;
   filter: ListFilter;
   askAbout: string | null;
+  /**
+   * `?view=`: the nested navigator to show in place of the top one (shared/nested.ts). Only the id of one of
+   * the page's nested navigators makes a variant; any other value is the page as if it had no `view`.
+   */
+  view?: string | undefined;
   /** A form answer (422 with errors, or the thank-you state): rendered for this request, never kept. */
   form?: FormState | undefined;
   /**
@@ -333,14 +339,19 @@ export class PagesService {
     const plain = await this.plainPage(slug, request.site);
     if (!plain?.source) return this.notFound();
     const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
-    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
-    // A variant ("Ask about" a home on the page, the thank-you state, a filter): rendered from the plain
-    // page's data (no statement) and kept among this estate's variants, as old as that data.
-    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)}`;
+    // A view that names none of the page's nested navigators is the page without one: no entry of its own.
+    const navigator = plain.source.data.navigator;
+    const chain = navigator && request.view && request.view.length <= 64 ? viewChain(navigator, request.view) : null;
+    const view = chain ? chain[chain.length - 1]! : null;
+    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks && view === null) return plain;
+    // A variant ("Ask about" a home on the page, the thank-you state, a filter, a nested navigator shown):
+    // rendered from the plain page's data (no statement) and kept among this estate's variants, as old as that data.
+    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${view ?? ''} ${JSON.stringify(request.filter)}`;
     return this.variant(plain, key, (row, data) =>
       this.render(row, data, false, {
         filter: request.filter,
         askAbout,
+        view: view ?? undefined,
         form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
         site: request.site,
       }),
@@ -460,6 +471,7 @@ export class PagesService {
       themeCss: theme,
       noindex: preview,
       filter: request.filter,
+      view: request.view,
       form: request.form ?? { values: {}, errors: {} },
       askAbout: request.askAbout,
       t: translator(locale),

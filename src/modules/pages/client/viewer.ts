@@ -4,7 +4,7 @@
 // and latitude read from the image); portals and points of interest are buttons placed over it by the
 // same projection (shared/panorama.ts). Without WebGL, or when the image refuses to be a texture (another
 // origin without CORS), the flat image is shown with a message, and the portals stay usable as buttons.
-import { FOV, type View, type ViewerPanorama, clampPitch, project, wrapYaw, zoomFov } from '../shared/panorama.js';
+import { FOV, type View, type ViewerPanorama, clampPitch, linkText, poiLinks, project, wrapYaw, zoomFov } from '../shared/panorama.js';
 import { el } from './dom.js';
 import type { Words } from './words.js';
 
@@ -129,13 +129,15 @@ export function openViewer(host: HTMLElement, panoramas: ViewerPanorama[], start
   const canvas = el('canvas', { 'aria-hidden': 'true' });
   const markers = el('div', { class: 'pano-markers' });
   const title = el('p', { class: 'pano-name', 'aria-live': 'polite' });
+  // What a point of interest's button reveals: its name and its links (under the picture, never over it).
+  const info = el('div', { class: 'pano-poi-info', id: 'pano-poi-info', hidden: '' });
   const tools = el('div', { class: 'pano-tools' });
   const zoomIn = el('button', { type: 'button' }, words('zoomIn'));
   const zoomOut = el('button', { type: 'button' }, words('zoomOut'));
   const close = el('button', { type: 'button', class: 'pano-close' }, words('close'));
   tools.append(zoomIn, zoomOut, close);
   stage.append(canvas, markers);
-  region.append(title, stage, hint, tools);
+  region.append(title, stage, info, hint, tools);
   host.insertBefore(region, host.querySelector('.panorama-list'));
 
   const gl = renderer(canvas);
@@ -201,10 +203,31 @@ export function openViewer(host: HTMLElement, panoramas: ViewerPanorama[], start
       });
       placed.push({ node: button, yaw: portal.yaw, pitch: portal.pitch });
     }
+    info.hidden = true;
+    info.replaceChildren();
     for (const poi of p.pois) {
-      // A point's label is its button's text; pressing it turns the view to face it.
-      const button = el('button', { type: 'button', class: 'pano-poi' }, poi.name);
-      button.addEventListener('click', () => look(poi.yaw, poi.pitch));
+      // A point's label is its button's text; pressing it turns the view to face it and shows its name and
+      // links under the picture (pressed again, it hides them).
+      const button = el('button', { type: 'button', class: 'pano-poi', 'aria-expanded': 'false', 'aria-controls': info.id }, poi.name);
+      button.addEventListener('click', () => {
+        const open = button.getAttribute('aria-expanded') !== 'true';
+        for (const other of markers.querySelectorAll('.pano-poi')) other.setAttribute('aria-expanded', 'false');
+        button.setAttribute('aria-expanded', String(open));
+        info.hidden = !open;
+        if (!open) return;
+        look(poi.yaw, poi.pitch);
+        const links = poiLinks(poi.urls).map((href) => {
+          // Another site: a new tab, with no way back into this page (noopener) and no referrer; the words say so.
+          const a = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, linkText(href));
+          a.append(el('span', { class: 'visually-hidden' }, ` ${words('newTab')}`));
+          const item = el('li');
+          item.append(a);
+          return item;
+        });
+        const list = el('ul');
+        list.append(...links);
+        info.replaceChildren(el('p', { class: 'pano-poi-name' }, poi.name), ...(links.length > 0 ? [list] : []));
+      });
       placed.push({ node: button, yaw: poi.yaw, pitch: poi.pitch });
     }
     markers.append(...placed.map((m) => m.node));

@@ -1,7 +1,7 @@
 import type { Apartment } from '../../apartments/schemas.js';
 import type { Navigator, NavigatorImage } from '../../navigators/schemas.js';
 import { startingIndex } from '../shared/frames.js';
-import { navigatorAnchor } from '../shared/nested.js';
+import { navigatorAnchor, viewClasses } from '../shared/nested.js';
 import type { Translate } from '../shared/words.js';
 import { homeHref, shownPrice } from './format.js';
 import { ResponsiveImage, VIEWER_SIZES } from './image.js';
@@ -149,6 +149,11 @@ export function NavigatorSection(props: {
   parent?: { id: string; name: string } | undefined;
   /** A button that hides and shows the sidebar (the top navigator, unless disableHidingSidebar). */
   sidebarToggle?: boolean;
+  /**
+   * The navigator the address shows (`?view=`, shared/nested.ts `viewChain`: the top one first; null: the top
+   * one) and where a "Back to" link goes (`backHref`).
+   */
+  view: { chain: string[] | null; back: (parentId: string, parentIsTop: boolean) => string };
 }) {
   const { navigator, t } = props;
   const { options } = navigator;
@@ -157,6 +162,10 @@ export function NavigatorSection(props: {
   const first = startingFrame(navigator);
   const stops = navigator.images.filter((f) => f.isMarketingStop);
   const level = props.nestedLevel ?? 0;
+  const { chain } = props.view;
+  // The render's first image loads at once: the shown navigator's (the top one's unless `?view=` names another).
+  const shown = chain ? chain[chain.length - 1] === navigator.id : level === 0;
+  const classes = ['navigator', level === 0 ? '' : 'nested', viewClasses(chain, navigator.id)].filter(Boolean).join(' ');
   const ctx: ShapeContext = {
     apartments: props.apartments,
     nested: new Map(navigator.nested.map((n) => [n.referenceId, n])),
@@ -166,7 +175,7 @@ export function NavigatorSection(props: {
   };
   return (
     <section
-      class={level === 0 ? 'navigator' : 'navigator nested'}
+      class={classes}
       id={navigatorAnchor(navigator.id)}
       data-navigator-id={navigator.id}
       data-parent-id={props.parent?.id}
@@ -176,9 +185,9 @@ export function NavigatorSection(props: {
       data-mirrored={options.mirroredRotationCameraMovement ? 'true' : undefined}
       aria-label={props.label}
     >
-      {/* The way back: a link to the parent's section (its fragment); with the script it shows the parent in place. */}
+      {/* The way back: a link to the page showing the parent, at its section; with the script it shows the parent in place. */}
       {props.parent ? (
-        <a class="nested-back" href={`#${navigatorAnchor(props.parent.id)}`} data-back={props.parent.id}>
+        <a class="nested-back" href={props.view.back(props.parent.id, level === 1)} data-back={props.parent.id}>
           <span aria-hidden="true">‹ </span>
           {t('backTo', { name: props.parent.name })}
         </a>
@@ -192,7 +201,7 @@ export function NavigatorSection(props: {
             navigator={navigator}
             frame={frame}
             start={frame === first}
-            eager={level === 0 && frame === first}
+            eager={shown && frame === first}
             ctx={ctx}
             north={north === null ? null : north - frame.angle}
           />
@@ -256,6 +265,7 @@ export function NavigatorSection(props: {
             label={name}
             name={name}
             parent={{ id: navigator.id, name: props.name }}
+            view={props.view}
           />
         );
       })}

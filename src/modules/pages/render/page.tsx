@@ -1,4 +1,6 @@
 import type { Apartment } from '../../apartments/schemas.js';
+import { filterQuery } from '../shared/filter.js';
+import { backHref, viewChain } from '../shared/nested.js';
 import type { ViewerPanorama } from '../shared/panorama.js';
 import { type Translate, clientMessages } from '../shared/words.js';
 import { ContactSection } from './contact.js';
@@ -115,6 +117,7 @@ export function Page(props: { data: PageData; ctx: RenderContext }) {
                 label={t('projectView')}
                 name={navigator.options.navigatorName || data.estate.name}
                 sidebarToggle={listing && !navigator.options.disableHidingSidebar}
+                view={{ chain: viewChain(navigator, ctx.view), back: (parent, top) => backHref(ctx.path, filterQuery(ctx.filter), parent, top) }}
               />
             ) : null}
             {listing ? (

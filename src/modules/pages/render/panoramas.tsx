@@ -1,4 +1,5 @@
-import type { ViewerPanorama } from '../shared/panorama.js';
+import { Fragment } from 'preact';
+import { type ViewerPanorama, linkText } from '../shared/panorama.js';
 import type { Translate } from '../shared/words.js';
 import { jsonLdText } from './head.js';
 
@@ -25,11 +26,39 @@ export function PanoramasSection(props: { panoramas: ViewerPanorama[]; viewerSrc
               {t('openPanorama')}
               <span class="visually-hidden">{`: ${p.name}`}</span>
             </button>
+            <PoiLinks pois={p.pois} t={t} />
           </li>
         ))}
       </ul>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: JSON data block (the viewer's panoramas), '<' escaped as \u003c */}
       <script type="application/json" class="panorama-data" dangerouslySetInnerHTML={{ __html: jsonLdText(props.panoramas) }} />
     </section>
+  );
+}
+
+/**
+ * The points of interest of a panorama that have links (http and https only: shared/panorama.ts poiLinks),
+ * each link opening in a new tab: what the viewer shows when a point is pressed, there without JavaScript too.
+ */
+function PoiLinks(props: { pois: ViewerPanorama['pois']; t: Translate }) {
+  const pois = props.pois.filter((poi) => poi.urls.length > 0);
+  if (pois.length === 0) return null;
+  return (
+    <ul class="panorama-pois">
+      {pois.map((poi) => (
+        <li key={`${poi.yaw} ${poi.pitch} ${poi.name}`}>
+          {`${poi.name}: `}
+          {poi.urls.map((href, j) => (
+            <Fragment key={href}>
+              {j > 0 ? ', ' : null}
+              <a href={href} target="_blank" rel="noopener noreferrer">
+                {linkText(href)}
+                <span class="visually-hidden"> {props.t('newTab')}</span>
+              </a>
+            </Fragment>
+          ))}
+        </li>
+      ))}
+    </ul>
   );
 }

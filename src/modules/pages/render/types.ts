@@ -55,6 +55,8 @@ export interface RenderContext {
   themeCss: string;
   noindex: boolean;
   filter: ListFilter;
+  /** The nested navigator the address names (`?view=`); the render shows the top one unless it is one of the page's. */
+  view?: string | null | undefined;
   form: FormState;
   /** The apartment the form is about (?apartment= from "Ask about this home"). */
   askAbout: string | null;

@@ -25,3 +25,47 @@ export function searchWithView(search: string, navigatorId: string | null): stri
   const query = params.toString();
   return query ? `?${query}` : '';
 }
+
+/** A navigator and its nested ones, as far as the view rules need them. */
+export interface NavigatorTree {
+  id: string;
+  nested: readonly NavigatorTree[];
+}
+
+/**
+ * The ids from the top navigator down to the nested navigator `id` (the top one first), or null when `id`
+ * names no nested navigator of `top` (unknown, malformed, the top one itself): the top navigator is shown.
+ * Both sides show the last of the chain, each navigator above it giving its place to the next one down
+ * (server: the `is-shown` and `shows-nested` classes in the HTML; browser: client/nested.ts, the same classes).
+ */
+export function viewChain(top: NavigatorTree, id: string | null | undefined): string[] | null {
+  if (!id) return null;
+  const wanted = id.toLowerCase();
+  const walk = (node: NavigatorTree): string[] | null => {
+    if (node.id.toLowerCase() === wanted) return [node.id];
+    for (const child of node.nested) {
+      const below = walk(child);
+      if (below) return [node.id, ...below];
+    }
+    return null;
+  };
+  const chain = walk(top);
+  return chain && chain.length > 1 ? chain : null;
+}
+
+/** The classes of navigator `id`'s section while `chain` (viewChain) is shown: '' when it is not on it. */
+export function viewClasses(chain: readonly string[] | null, id: string): string {
+  const at = chain ? chain.indexOf(id) : -1;
+  if (at < 0 || !chain) return '';
+  return [at > 0 ? 'is-shown' : '', at < chain.length - 1 ? 'shows-nested' : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * Where a nested navigator's "Back to <parent>" link goes: the page showing the parent (`?view={parentId}`,
+ * none for the top one), the list's filter (`filterSearch`, `?…` or '') kept, at the parent's section. An
+ * address, not a fragment alone: on a page the server rendered with `?view=`, the parent's section is hidden,
+ * so a fragment would go nowhere without JavaScript.
+ */
+export function backHref(path: string, filterSearch: string, parentId: string, parentIsTop: boolean): string {
+  return `${path || '/'}${searchWithView(filterSearch, parentIsTop ? null : parentId)}#${navigatorAnchor(parentId)}`;
+}

@@ -16,7 +16,8 @@ export interface ViewerPanorama {
   yaw: number;
   pitch: number;
   portals: Array<{ to: string; name: string; yaw: number; pitch: number }>;
-  pois: Array<{ name: string; yaw: number; pitch: number }>;
+  /** Points of interest: their name and their links (http and https only, see poiLinks). */
+  pois: Array<{ name: string; yaw: number; pitch: number; urls: string[] }>;
 }
 
 /** The fields of an API panorama the viewer uses. */
@@ -26,7 +27,39 @@ export interface PanoramaInput {
   src: string;
   metadata: { hlookat: number | null; vlookat: number | null };
   portals: Array<{ x: number; y: number; toPanoramaId: string | null }>;
-  pois: Array<{ name: string; x: number; y: number }>;
+  pois: Array<{ name: string; x: number; y: number; data?: { urls?: readonly string[] | null } | null }>;
+}
+
+/** At most this many links per point of interest are shown (the API takes 50). */
+export const MAX_POI_LINKS = 10;
+
+/**
+ * The links of a point of interest the page shows: absolute http and https URLs only (no `javascript:`,
+ * `data:` or relative ones, whatever was stored before the API checked), as the URL parser writes them,
+ * without repeats, at most MAX_POI_LINKS.
+ */
+export function poiLinks(urls: readonly unknown[] | null | undefined): string[] {
+  const out: string[] = [];
+  for (const raw of urls ?? []) {
+    if (typeof raw !== 'string' || raw.length > 2048) continue;
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      continue;
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) continue;
+    if (!out.includes(url.href)) out.push(url.href);
+    if (out.length === MAX_POI_LINKS) break;
+  }
+  return out;
+}
+
+/** A link's words: its host and path (`example.com/floor-plan`), the scheme and a lone `/` left out. */
+export function linkText(href: string): string {
+  const url = new URL(href);
+  const rest = `${url.pathname === '/' ? '' : url.pathname}${url.search}`;
+  return `${url.host.replace(/^www\./, '')}${rest}`;
 }
 
 /** Yaw in -180..180. */
@@ -51,7 +84,7 @@ export function viewerPanoramas(panoramas: PanoramaInput[]): ViewerPanorama[] {
       const name = portal.toPanoramaId && portal.toPanoramaId !== p.id ? names.get(portal.toPanoramaId) : undefined;
       return name === undefined ? [] : [{ to: portal.toPanoramaId!, name, yaw: wrapYaw(portal.x), pitch: clampPitch(portal.y) }];
     }),
-    pois: p.pois.map((poi) => ({ name: poi.name, yaw: wrapYaw(poi.x), pitch: clampPitch(poi.y) })),
+    pois: p.pois.map((poi) => ({ name: poi.name, yaw: wrapYaw(poi.x), pitch: clampPitch(poi.y), urls: poiLinks(poi.data?.urls) })),
   }));
 }
 

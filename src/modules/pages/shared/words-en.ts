@@ -53,6 +53,7 @@ export const EN = {
   zoomOut: 'Zoom out',
   lookAround: 'Drag, or use the arrow keys, to look around; + and − zoom.',
   noWebgl: 'This browser cannot show the 360° view. Here is the flat image.',
+  newTab: '(opens in a new tab)',
   backTo: 'Back to {name}',
   moreAbout: 'More about this home',
   saveHome: 'Save {name}',

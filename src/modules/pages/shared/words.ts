@@ -58,6 +58,7 @@ export const CLIENT_KEYS = [
   'zoomOut',
   'lookAround',
   'noWebgl',
+  'newTab',
   'unconfirmed',
   'linkCopied',
   'sharedFavourites',
