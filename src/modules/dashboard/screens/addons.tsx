@@ -764,8 +764,10 @@ export async function addonScreen(app: FastifyInstance): Promise<void> {
   const assetsFor = async (ctx: OrgContext) => (await app.services.assets.list(ctx.org.organizationId, { limit: 500 })).items;
 
   const editor = async (reply: FastifyReply, ctx: OrgContext, estate: Estate, kind: AddonKind, again: Again, done?: string, status = 200) => {
-    const [{ doc, version }, assets] = await Promise.all([build(ctx, estate.id, kind), kind === 'map' ? Promise.resolve([]) : assetsFor(ctx)]);
-    return sendHtml(reply, <Editor ctx={ctx} estate={estate} kind={kind} doc={doc} version={version} assets={assets} again={again} done={done} />, status);
+    // The form carries the edit version: an image's variants arriving after the page was opened move the
+    // add-on's version (its public document shows them) but not this, so they never make a form stale.
+    const [{ doc, editVersion }, assets] = await Promise.all([build(ctx, estate.id, kind), kind === 'map' ? Promise.resolve([]) : assetsFor(ctx)]);
+    return sendHtml(reply, <Editor ctx={ctx} estate={estate} kind={kind} doc={doc} version={editVersion} assets={assets} again={again} done={done} />, status);
   };
 
   app.get('/addons', { schema: { hide: true }, config }, async (request, reply) => {
@@ -815,7 +817,7 @@ export async function addonScreen(app: FastifyInstance): Promise<void> {
         const version = text(form, 'version', 20);
         if (version) {
           const current = await build(ctx, estate.id, kind);
-          if (String(current.version) !== version) throw new Refused({ errors: {}, values: {}, problem: STALE }, 412);
+          if (String(current.editVersion) !== version) throw new Refused({ errors: {}, values: {}, problem: STALE }, 412);
         }
         const done = await asUser(ctx, () => apply(ctx, estate.id, kind, name, form));
         return seeOther(reply, `${back}?done=${done}`);
