@@ -22,7 +22,8 @@ describe('dashboard add-on versions', () => {
   let itemId: string;
 
   const galleryUrl = () => `/api/v1/estates/${estateId}/gallery`;
-  const item = async () => ((await t.request({ method: 'GET', url: galleryUrl(), key: a.key })).json() as { items: Item[] }).items.find((x) => x.id === itemId)!;
+  const item = async () =>
+    ((await t.request({ method: 'GET', url: galleryUrl(), key: a.key })).json() as { items: Item[] }).items.find((x) => x.id === itemId)!;
   const formVersion = async () => /name="version" value="(\d+)"/.exec((await editor.get(`${base}/addons/${estateId}/gallery`)).body)![1]!;
 
   beforeAll(async () => {
