@@ -64,6 +64,7 @@ export interface ApiKeys {
   id: string;
   keyHash: string;
   keyPrefix: string;
+  lastUsedAt: string | null;
   name: string;
   organizationId: string;
   revokedAt: string | null;
