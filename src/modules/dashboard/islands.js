@@ -127,9 +127,11 @@
         if (dragged === item) return;
         const to = items().indexOf(item);
         const body = new URLSearchParams({ _csrf: csrf, set, id: dragged.getAttribute('data-order-id'), to: String(to) });
-        fetch(action, { method: 'POST', body, headers: { 'x-csrf-token': csrf }, redirect: 'follow', credentials: 'same-origin' }).then(() =>
-          location.reload(),
-        );
+        // Said to be the island, the route answers 204 instead of a 303 to the editor (a page rendered for nothing
+        // and cut off by the reload); the reload shows the order as stored, or as it was when the move was refused.
+        const reload = () => location.reload();
+        const headers = { 'x-csrf-token': csrf, 'x-requested-with': 'order-island' };
+        fetch(action, { method: 'POST', body, headers, credentials: 'same-origin' }).then(reload, reload);
       });
     }
   }

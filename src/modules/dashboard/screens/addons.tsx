@@ -820,6 +820,8 @@ export async function addonScreen(app: FastifyInstance): Promise<void> {
           if (String(current.editVersion) !== version) throw new Refused({ errors: {}, values: {}, problem: STALE }, 412);
         }
         const done = await asUser(ctx, () => apply(ctx, estate.id, kind, name, form));
+        // The drag island reloads the editor itself: a 303 would make it fetch a page it never shows.
+        if (name === 'move' && request.headers['x-requested-with'] === 'order-island') return reply.code(204).send();
         return seeOther(reply, `${back}?done=${done}`);
       } catch (err) {
         if (err instanceof Refused) return editor(reply, ctx, estate, kind, err.again, undefined, err.status);
