@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../../db/client.js';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
 import { CacheStore } from '../../db/read-cache.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { KeyCache } from '../../http/key-cache.js';

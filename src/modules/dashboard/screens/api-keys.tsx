@@ -57,8 +57,7 @@ function KeysScreen(props: {
         </div>
       ) : null}
       <p class="muted">
-        Programs use a key to read and change this organization’s data through the API (header Authorization: Bearer …). “Last used” is
-        recorded to the minute.
+        Programs use a key to read and change this organization’s data through the API (header Authorization: Bearer …). “Last used” is recorded to the minute.
       </p>
       {props.keys.length === 0 ? (
         <p>No keys.</p>
