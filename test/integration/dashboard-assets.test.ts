@@ -229,9 +229,17 @@ describe('dashboard assets and add-ons', () => {
     const moved = await editor.post(`${base}/addons/${estateId}/gallery/move`, { set: 'items:', id: items[1]!.id, direction: 'up' });
     expect(moved.statusCode).toBe(303);
     expect((await gallery()).items.map((x) => x.assetId)).toEqual([images[1]!.id, images[0]!.id]);
-    // The drag island sends the target position.
+    // The target position, as a form would send it (303), and as the drag island sends it (204: it reloads itself).
     const dragged = await editor.post(`${base}/addons/${estateId}/gallery/move`, { set: 'items:', id: items[1]!.id, to: '1' });
     expect(dragged.statusCode).toBe(303);
+    items = (await gallery()).items;
+    expect(items.map((x) => x.assetId)).toEqual(images.map((x) => x.id));
+    const island = { 'x-requested-with': 'order-island' };
+    const byIsland = await editor.post(`${base}/addons/${estateId}/gallery/move`, { set: 'items:', id: items[0]!.id, to: '1' }, island);
+    expect(byIsland.statusCode).toBe(204);
+    expect(byIsland.body).toBe('');
+    expect((await gallery()).items.map((x) => x.assetId)).toEqual([images[1]!.id, images[0]!.id]);
+    expect((await editor.post(`${base}/addons/${estateId}/gallery/move`, { set: 'items:', id: items[0]!.id, to: '0' }, island)).statusCode).toBe(204);
     items = (await gallery()).items;
     expect(items.map((x) => x.assetId)).toEqual(images.map((x) => x.id));
 
