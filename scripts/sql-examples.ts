@@ -75,6 +75,7 @@ const BY_NAME: Record<string, unknown> = {
   limit: 50,
   offset: 0,
   hours: 24,
+  withinSeconds: 60,
   angle: 90,
   basePosition: 0,
   leaseMs: 15_000,

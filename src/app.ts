@@ -136,6 +136,8 @@ export async function buildApp(appDeps: AppDeps): Promise<FastifyInstance> {
   // The job under way finishes; queued ones stay pending in the database (the server resumes them at start).
   app.addHook('onClose', () => app.services.assets.images.close());
   app.addHook('onClose', () => app.services.statistics.close());
+  // The key uses being recorded end before the database closes.
+  app.addHook('onClose', () => app.services.organizations.keyUse.close());
   app.decorate('metrics', metrics);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 

@@ -37,7 +37,7 @@ export function createServices(deps: Pick<AppDeps, 'db' | 'storage' | 'config' |
   return {
     caching,
     statistics,
-    organizations: new OrganizationsService(deps.db, caching.store),
+    organizations: new OrganizationsService(deps.db, caching.store, log),
     users: new UsersService(deps.db),
     people: new PeopleService(deps.db, deps.config),
     inquiries: new InquiriesService(deps.db),

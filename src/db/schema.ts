@@ -17,6 +17,7 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   : ColumnType<T, T | undefined, T>;
 
 export interface AddonStates {
+  editVersion: Generated<number>;
   enabled: Generated<boolean>;
   estateId: string;
   kind: string;
@@ -63,6 +64,7 @@ export interface ApiKeys {
   id: string;
   keyHash: string;
   keyPrefix: string;
+  lastUsedAt: string | null;
   name: string;
   organizationId: string;
   revokedAt: string | null;

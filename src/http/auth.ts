@@ -60,6 +60,8 @@ export function installAuth(app: FastifyInstance, deps: { organizations: Organiz
     }
     const auth = token ? await deps.organizations.authenticate(token) : null;
     if (!auth) throw new AppError('unauthorized', 'Invalid, expired or revoked API key');
+    // When the key was last used (the dashboard's keys screen): at most one write a minute per key, not awaited.
+    deps.organizations.keyUse.seen(auth.keyId);
     if (isPublishable(auth)) {
       // On a public route a publishable key is an anonymous visitor: the public view, never the owner's.
       if (mode === 'public') return;

@@ -16,6 +16,7 @@ WHERE
 SELECT
   coalesce("st"."enabled", FALSE) AS "enabled",
   cast(coalesce("st"."version", 0) AS integer) AS "version",
+  cast(coalesce("st"."edit_version", 0) AS integer) AS "edit_version",
   (
     SELECT
       coalesce(

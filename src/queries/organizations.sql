@@ -105,7 +105,8 @@ SELECT
   "scopes",
   "created_at",
   "expires_at",
-  "revoked_at"
+  "revoked_at",
+  "last_used_at"
 FROM
   "api_keys"
 WHERE
@@ -128,6 +129,17 @@ WHERE
   )
   AND 'write' = ANY (scopes)
 FOR UPDATE;
+
+-- organizations.recordKeyUse
+UPDATE "api_keys"
+SET
+  "last_used_at" = now()
+WHERE
+  "id" = $1
+  AND (
+    "last_used_at" IS NULL
+    OR "last_used_at" < now() - make_interval(secs => $2)
+  );
 
 -- organizations.revokeKey
 WITH

@@ -5,6 +5,7 @@ import { detachAssetFromAddons } from '../../src/modules/addons/asset-references
 import { MISSING_ID, call, expectContiguous, expectError } from '../helpers/addon-kit.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { createEstate } from '../helpers/factories.js';
 
 const ADDONS = ['investment', 'gallery', 'map', 'downloads'] as const;
@@ -126,7 +127,7 @@ describe('add-on public reads and asset deletion', () => {
       let queries = 0;
       t.db.query = ((sql: string, params?: readonly unknown[]) => {
         // The webhook delivery worker polls the same database in the background; not the request's statements.
-        if (!sql.includes('webhook_deliveries')) queries++;
+        if (!isBackground(sql)) queries++;
         return original(sql, params);
       }) as typeof t.db.query;
       try {

@@ -3,6 +3,7 @@ import { observeQueries } from '../../src/db/client.js';
 import { LIST_VARIANTS } from '../../src/modules/apartments/lists.js';
 import { PAGE_VARIANTS } from '../../src/modules/pages/service.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { type SeededPage, seedPage } from '../helpers/page-seed.js';
 
 /**
@@ -48,7 +49,7 @@ describe('kept answers: bounded per estate and organization, stale only for the 
   /** B's page, list and navigator, and the statements they cost (the webhook worker's idle claims aside). */
   async function readB(): Promise<string[]> {
     const statements: string[] = [];
-    observeQueries(t.db, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(t.db, (sql) => isBackground(sql) || statements.push(sql));
     try {
       for (const res of [await page(pageB.slug), await list(publishableB, pageB), await navigator()]) expect(res.statusCode).toBe(200);
     } finally {
@@ -104,7 +105,7 @@ describe('kept answers: bounded per estate and organization, stale only for the 
     });
     expect(sent.statusCode).toBe(201);
     const statements: string[] = [];
-    observeQueries(t.db, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(t.db, (sql) => isBackground(sql) || statements.push(sql));
     try {
       for (const started = Date.now(); Date.now() - started < 300; ) {
         expect((await page(pageA.slug)).statusCode).toBe(200);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeQueries } from '../../src/db/client.js';
 import { ADMIN_TOKEN, type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { createProject } from '../helpers/factories.js';
 
 // The API key cache (src/http/key-cache.ts) on one instance. Across instances: test/postgres/key-cache.test.ts.
@@ -22,7 +23,7 @@ describe('API key cache', () => {
     expect((await read(org.key)).statusCode).toBe(200);
     const statements: string[] = [];
     // The webhook delivery worker polls in the background; its statements are not the request's.
-    observeQueries(t.db, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(t.db, (sql) => isBackground(sql) || statements.push(sql));
     try {
       expect((await read(org.key)).statusCode).toBe(200);
     } finally {

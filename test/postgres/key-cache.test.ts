@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, observeQueries } from '../../src/db/client.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { createInstances } from '../helpers/instances.js';
 
 /**
@@ -32,7 +33,7 @@ describe('API key cache across instances (PostgreSQL)', () => {
     // Cached on b: a second read there runs no key lookup.
     expect((await inject(b, 'GET', '/api/v1/estate', issued.apiKey)).statusCode).toBe(200);
     const statements: string[] = [];
-    observeQueries(dbs[1]!, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(dbs[1]!, (sql) => isBackground(sql) || statements.push(sql));
     expect((await inject(b, 'GET', '/api/v1/estate', issued.apiKey)).statusCode).toBe(200);
     observeQueries(dbs[1]!, undefined);
     expect(statements.some((s) => /api_keys/.test(s))).toBe(false);
@@ -58,7 +59,7 @@ describe('API key cache across instances (PostgreSQL)', () => {
       const org = (await inject(b, 'POST', '/api/v1/admin/organizations', ADMIN_TOKEN, { name: 'Untrusted Org' })).json();
       expect((await inject(b, 'GET', '/api/v1/estate', org.apiKey)).statusCode).toBe(200);
       const statements: string[] = [];
-      observeQueries(dbs[1]!, (sql) => /webhook/.test(sql) || statements.push(sql));
+      observeQueries(dbs[1]!, (sql) => isBackground(sql) || statements.push(sql));
       expect((await inject(b, 'GET', '/api/v1/estate', org.apiKey)).statusCode).toBe(200);
       observeQueries(dbs[1]!, undefined);
       expect(statements.some((s) => /api_keys/.test(s))).toBe(true);

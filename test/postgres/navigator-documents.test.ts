@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, observeQueries } from '../../src/db/client.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { insertAssetRow } from '../helpers/asset-rows.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { createInstances } from '../helpers/instances.js';
 
 /**
@@ -49,7 +50,7 @@ describe('navigator documents across instances (PostgreSQL)', () => {
     expect(b.services.navigators.documents.isTrusted).toBe(true);
     await read(b);
     const statements: string[] = [];
-    observeQueries(dbs[1]!, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(dbs[1]!, (sql) => isBackground(sql) || statements.push(sql));
     await read(b);
     observeQueries(dbs[1]!, undefined);
     expect(statements).toEqual([]);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, observeQueries } from '../../src/db/client.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
+import { isBackground } from '../helpers/background-statements.js';
 import { createInstances } from '../helpers/instances.js';
 
 /** Far above every wait below: a change seen in time was seen through its notification, not because the kept page expired. */
@@ -58,7 +59,7 @@ describe('public pages across instances (PostgreSQL)', () => {
     await seenWithin1s(b, (res) => res.statusCode === 200);
     await page(b);
     const statements: string[] = [];
-    observeQueries(dbs[1]!, (sql) => /webhook/.test(sql) || statements.push(sql));
+    observeQueries(dbs[1]!, (sql) => isBackground(sql) || statements.push(sql));
     const res = await page(b);
     observeQueries(dbs[1]!, undefined);
     expect(res.statusCode).toBe(200);

@@ -25,7 +25,8 @@ export abstract class AddonService<D extends { enabled: boolean }> implements Ad
   }
 
   abstract empty(): D;
-  abstract build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: D; version: number }>;
+  /** The document, its version (moves with anything it shows) and its edit version (moves with writes to it only). */
+  abstract build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: D; version: number; editVersion: number }>;
 
   enable(organizationId: string, estateId: string, enabled: boolean): Promise<D> {
     return addonWrite(this.db, organizationId, estateId, this.kind, async (tx) => (await this.build(tx, organizationId, estateId)).doc, enabled);
@@ -34,7 +35,7 @@ export abstract class AddonService<D extends { enabled: boolean }> implements Ad
 
 /**
  * The root of an add-on's one-statement document: its state row, or none (off, version 0), with
- * `enabled` and `version` selected; the caller selects the children next to them.
+ * `enabled`, `version` and `editVersion` selected; the caller selects the children next to them.
  */
 export function addonDocument(db: Queryable, organizationId: string, estateId: string, kind: AddonKind) {
   return q(db)
@@ -43,6 +44,7 @@ export function addonDocument(db: Queryable, organizationId: string, estateId: s
     .select((eb) => [
       eb.fn.coalesce('st.enabled', sql.lit(false)).as('enabled'),
       eb.cast<number>(eb.fn.coalesce('st.version', sql.lit(0)), 'integer').as('version'),
+      eb.cast<number>(eb.fn.coalesce('st.editVersion', sql.lit(0)), 'integer').as('editVersion'),
     ]);
 }
 

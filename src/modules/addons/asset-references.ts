@@ -4,7 +4,7 @@ import { q } from '../../db/query.js';
 import { emitEvents } from '../webhooks/events.js';
 import { type SiblingSet, compact } from './ordering.js';
 import { invalidateAddon } from './public-read.js';
-import { type AddonKind, touchAddon } from './state.js';
+import { type AddonKind, touchAddon, touchAddonDerived } from './state.js';
 import { addonEventData } from './write.js';
 
 /**
@@ -100,7 +100,7 @@ export async function detachAssetFromAddons(tx: Queryable, organizationId: strin
  * Called when an asset's image fields change after its add-on children were written (its variants and
  * placeholder are made after the upload answers): every add-on embedding it gets a new version, so
  * cached public documents (this instance's, other instances' through the notification, and the
- * verify-mode version check) are rebuilt with the variants.
+ * verify-mode version check) are rebuilt with the variants. Its edit version stays: nobody edited it.
  */
 export async function touchAddonsShowingAsset(tx: Queryable, organizationId: string, assetId: string): Promise<void> {
   const db = q(tx);
@@ -132,7 +132,7 @@ export async function touchAddonsShowingAsset(tx: Queryable, organizationId: str
     )
     .execute();
   for (const { estateId, kind } of rows) {
-    await touchAddon(tx, organizationId, estateId, kind);
+    await touchAddonDerived(tx, organizationId, estateId, kind);
     invalidateAddon(kind, estateId);
   }
 }

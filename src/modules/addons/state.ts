@@ -7,7 +7,8 @@ export type AddonKind = 'investment' | 'gallery' | 'map' | 'downloads';
 
 /**
  * Records a write to an add-on: creates its record on first use (off) and bumps its version, which
- * public reads use as cache key and ETag. `enabled` is only changed when given.
+ * public reads use as cache key, and its edit version, which the dashboard's forms carry (a stale one
+ * is 412). `enabled` is only changed when given.
  */
 export async function touchAddon(db: Queryable, organizationId: string, estateId: string, kind: AddonKind, enabled?: boolean): Promise<void> {
   await q(db)
@@ -17,10 +18,32 @@ export async function touchAddon(db: Queryable, organizationId: string, estateId
       oc.columns(['estateId', 'kind']).doUpdateSet((eb) => ({
         enabled: enabled ?? eb.ref('addonStates.enabled'),
         version: eb('addonStates.version', '+', 1),
+        editVersion: eb('addonStates.editVersion', '+', 1),
         updatedAt: sql`now()`,
       })),
     )
     .execute();
+  await notifyAddon(db, organizationId, estateId, kind);
+}
+
+/**
+ * Records that what an add-on's public document shows changed without anyone writing the add-on (an
+ * image's variants were made): its version moves, so kept documents are rebuilt, and its edit version
+ * stays, so a form opened before is not refused as stale. Only an existing record is touched (an add-on
+ * that shows an asset has one).
+ */
+export async function touchAddonDerived(db: Queryable, organizationId: string, estateId: string, kind: AddonKind): Promise<void> {
+  await q(db)
+    .updateTable('addonStates')
+    .set((eb) => ({ version: eb('addonStates.version', '+', 1), updatedAt: sql`now()` }))
+    .where('organizationId', '=', organizationId)
+    .where('estateId', '=', estateId)
+    .where('kind', '=', kind)
+    .execute();
+  await notifyAddon(db, organizationId, estateId, kind);
+}
+
+async function notifyAddon(db: Queryable, organizationId: string, estateId: string, kind: AddonKind): Promise<void> {
   // Delivered at commit (never for a rolled-back write) to every instance's listener.
   await q(db)
     .selectNoFrom((eb) => eb.fn('pg_notify', [eb.val(ADDON_CHANNEL), eb.val(`${kind}:${estateId.toLowerCase()}:${organizationId}`)]).as('notified'))

@@ -104,22 +104,34 @@
     for (const item of items()) {
       item.draggable = true;
       item.classList.add('draggable');
+      // Lists nest (a gallery section's items inside the sections' list): each drag event is this list's only,
+      // so dragging an item never also drags the section around it.
       item.addEventListener('dragstart', (e) => {
+        e.stopPropagation();
         dragged = item;
         e.dataTransfer.effectAllowed = 'move';
         e.dataTransfer.setData('text/plain', item.getAttribute('data-order-id'));
       });
+      item.addEventListener('dragend', () => {
+        dragged = null;
+      });
       item.addEventListener('dragover', (e) => {
-        if (dragged && dragged !== item) e.preventDefault();
+        if (!dragged) return;
+        e.stopPropagation();
+        if (dragged !== item) e.preventDefault();
       });
       item.addEventListener('drop', (e) => {
+        if (!dragged) return;
         e.preventDefault();
-        if (!dragged || dragged === item) return;
+        e.stopPropagation();
+        if (dragged === item) return;
         const to = items().indexOf(item);
         const body = new URLSearchParams({ _csrf: csrf, set, id: dragged.getAttribute('data-order-id'), to: String(to) });
-        fetch(action, { method: 'POST', body, headers: { 'x-csrf-token': csrf }, redirect: 'follow', credentials: 'same-origin' }).then(() =>
-          location.reload(),
-        );
+        // Said to be the island, the route answers 204 instead of a 303 to the editor (a page rendered for nothing
+        // and cut off by the reload); the reload shows the order as stored, or as it was when the move was refused.
+        const reload = () => location.reload();
+        const headers = { 'x-csrf-token': csrf, 'x-requested-with': 'order-island' };
+        fetch(action, { method: 'POST', body, headers, credentials: 'same-origin' }).then(reload, reload);
       });
     }
   }

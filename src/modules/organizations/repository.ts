@@ -6,8 +6,8 @@ import type { ApiKeys, Organizations } from '../../db/schema.js';
 import { KEY_CHANNEL } from '../../http/key-cache.js';
 
 export type OrganizationRow = Selectable<Organizations>;
-/** A key as the service shows it: never its hash. */
-export type ApiKeyRow = Omit<Selectable<ApiKeys>, 'keyHash'>;
+/** A key as the service shows it: never its hash (nor when it was last used, which only the dashboard shows). */
+export type ApiKeyRow = Omit<Selectable<ApiKeys>, 'keyHash' | 'lastUsedAt'>;
 
 const KEY_COLUMNS = ['id', 'organizationId', 'name', 'keyPrefix', 'scopes', 'createdAt', 'expiresAt', 'revokedAt'] as const;
 
@@ -67,11 +67,11 @@ export const organizationsRepository = {
     return (await q(db).selectFrom('apiKeys').select('id').where('id', '=', keyId).executeTakeFirst()) !== undefined;
   },
 
-  /** An organization's keys, newest first, revoked and expired ones included (they say so). */
-  listKeys(db: Queryable, organizationId: string): Promise<ApiKeyRow[]> {
+  /** An organization's keys, newest first, revoked and expired ones included (they say so), with when each was last used. */
+  listKeys(db: Queryable, organizationId: string): Promise<Array<ApiKeyRow & { lastUsedAt: string | null }>> {
     return q(db)
       .selectFrom('apiKeys')
-      .select(KEY_COLUMNS)
+      .select([...KEY_COLUMNS, 'lastUsedAt'])
       .where('organizationId', '=', organizationId)
       .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc')
@@ -80,6 +80,19 @@ export const organizationsRepository = {
 
   findKey(db: Queryable, organizationId: string, keyId: string): Promise<ApiKeyRow | undefined> {
     return q(db).selectFrom('apiKeys').select(KEY_COLUMNS).where('organizationId', '=', organizationId).where('id', '=', keyId).executeTakeFirst();
+  },
+
+  /**
+   * Records that a key was used now, unless a use less than `withinSeconds` ago is recorded already
+   * (another instance wrote it): then the statement finds no row and writes nothing.
+   */
+  async recordKeyUse(db: Queryable, keyId: string, withinSeconds: number): Promise<void> {
+    await q(db)
+      .updateTable('apiKeys')
+      .set({ lastUsedAt: sql`now()` })
+      .where('id', '=', keyId)
+      .where((eb) => eb.or([eb('lastUsedAt', 'is', null), eb('lastUsedAt', '<', sql<string>`now() - make_interval(secs => ${withinSeconds})`)]))
+      .execute();
   },
 
   /**

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { CacheStore } from '../../db/read-cache.js';
 import { conflict, notFound, unprocessable } from '../../errors.js';
 import { KeyCache } from '../../http/key-cache.js';
 import { isUuid, newId } from '../../ids.js';
-import { organizationsRepository as repo } from './repository.js';
+import { KeyUse } from './key-use.js';
+import { type ApiKeyRow, organizationsRepository as repo } from './repository.js';
 import type { ApiKey, CurrentKey, IssuedKey, Organization } from './schemas.js';
 
 export type ApiKeyScope = 'read' | 'write' | 'publishable';
@@ -33,13 +35,17 @@ export const hashKey = (secret: string): string => createHash('sha256').update(s
 export class OrganizationsService {
   /** Keys seen recently (src/http/key-cache.ts); trusted from the start on PGlite, the only writer. */
   readonly keyCache: KeyCache;
+  /** When each key was last used (the server's authentication records it; the dashboard shows it). */
+  readonly keyUse: KeyUse;
 
   /** `store`: the app's kept answers (src/db/read-cache.ts); the CLI, which authenticates once, keeps its own. */
   constructor(
     private readonly db: Database,
     store: CacheStore = new CacheStore(CLI_CACHE_BYTES),
+    log?: FastifyBaseLogger,
   ) {
     this.keyCache = new KeyCache(store, db.kind === 'pglite');
+    this.keyUse = new KeyUse(db, log);
   }
 
   async create(input: { name: string; featureFlags?: string[] | undefined }): Promise<{ organization: Organization; apiKey: string; apiKeyId: string }> {
@@ -80,6 +86,11 @@ export class OrganizationsService {
 
   async listKeys(organizationId: string): Promise<ApiKey[]> {
     return (await repo.listKeys(this.db, organizationId)).map(keyView);
+  }
+
+  /** The keys as the dashboard lists them: the API's view and when each was last used (to the minute; null: never). */
+  async listKeysWithUse(organizationId: string): Promise<Array<ApiKey & { lastUsedAt: string | null }>> {
+    return (await repo.listKeys(this.db, organizationId)).map((row) => ({ ...keyView(row), lastUsedAt: row.lastUsedAt }));
   }
 
   private async issueKeyIn(db: Parameters<typeof repo.insertKey>[0], organizationId: string, input: KeyInput): Promise<IssuedKey> {
@@ -147,7 +158,7 @@ export class OrganizationsService {
   }
 }
 
-const keyView = (row: Awaited<ReturnType<typeof repo.listKeys>>[number]): ApiKey => ({
+const keyView = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,
   scopes: row.scopes as ApiKeyScope[],

@@ -15,9 +15,9 @@ export class DownloadsService extends AddonService<DownloadsDocument> {
     return { enabled: false, groups: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: DownloadsDocument; version: number }> {
-    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc, version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: DownloadsDocument; version: number; editVersion: number }> {
+    const { version, editVersion, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version, editVersion };
   }
 
   private groups(organizationId: string, estateId: string): SiblingSet {

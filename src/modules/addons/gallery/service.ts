@@ -15,9 +15,9 @@ export class GalleryService extends AddonService<GalleryDocument> {
     return { enabled: false, sections: [], items: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: GalleryDocument; version: number }> {
-    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc, version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: GalleryDocument; version: number; editVersion: number }> {
+    const { version, editVersion, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version, editVersion };
   }
 
   private sections(organizationId: string, estateId: string): SiblingSet {

@@ -16,9 +16,9 @@ export class InvestmentService extends AddonService<InvestmentDocument> {
     return { enabled: false, sections: [] };
   }
 
-  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: InvestmentDocument; version: number }> {
-    const { version, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc, version };
+  async build(db: Queryable, organizationId: string, estateId: string): Promise<{ doc: InvestmentDocument; version: number; editVersion: number }> {
+    const { version, editVersion, ...doc } = await repo.document(db, organizationId, estateId, this.srcPrefix);
+    return { doc, version, editVersion };
   }
 
   private sections(organizationId: string, estateId: string): SiblingSet {

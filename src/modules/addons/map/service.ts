@@ -47,12 +47,12 @@ function shape(row: Awaited<ReturnType<typeof repo.document>>): MapDocument {
 export class MapService extends AddonService<MapDocument> {
   readonly kind = 'map' as const;
   empty(): MapDocument {
-    return shape({ enabled: false, version: 0, config: null, pois: [] });
+    return shape({ enabled: false, version: 0, editVersion: 0, config: null, pois: [] });
   }
 
   async build(db: Queryable, organizationId: string, estateId: string) {
     const row = await repo.document(db, organizationId, estateId, this.srcPrefix);
-    return { doc: shape(row), version: row.version };
+    return { doc: shape(row), version: row.version, editVersion: row.editVersion };
   }
 
   private pois(organizationId: string, estateId: string): SiblingSet {

@@ -757,8 +757,10 @@ export async function addonScreen(app: FastifyInstance): Promise<void> {
   const assetsFor = async (ctx: OrgContext) => (await app.services.assets.list(ctx.org.organizationId, { limit: 500 })).items;
 
   const editor = async (reply: FastifyReply, ctx: OrgContext, estate: Estate, kind: AddonKind, again: Again, done?: string, status = 200) => {
-    const [{ doc, version }, assets] = await Promise.all([build(ctx, estate.id, kind), kind === 'map' ? Promise.resolve([]) : assetsFor(ctx)]);
-    return sendHtml(reply, <Editor ctx={ctx} estate={estate} kind={kind} doc={doc} version={version} assets={assets} again={again} done={done} />, status);
+    // The form carries the edit version: an image's variants arriving after the page was opened move the
+    // add-on's version (its public document shows them) but not this, so they never make a form stale.
+    const [{ doc, editVersion }, assets] = await Promise.all([build(ctx, estate.id, kind), kind === 'map' ? Promise.resolve([]) : assetsFor(ctx)]);
+    return sendHtml(reply, <Editor ctx={ctx} estate={estate} kind={kind} doc={doc} version={editVersion} assets={assets} again={again} done={done} />, status);
   };
 
   app.get('/addons', { schema: { hide: true }, config }, async (request, reply) => {
@@ -808,9 +810,11 @@ export async function addonScreen(app: FastifyInstance): Promise<void> {
         const version = text(form, 'version', 20);
         if (version) {
           const current = await build(ctx, estate.id, kind);
-          if (String(current.version) !== version) throw new Refused({ errors: {}, values: {}, problem: STALE }, 412);
+          if (String(current.editVersion) !== version) throw new Refused({ errors: {}, values: {}, problem: STALE }, 412);
         }
         const done = await asUser(ctx, () => apply(ctx, estate.id, kind, name, form));
+        // The drag island reloads the editor itself: a 303 would make it fetch a page it never shows.
+        if (name === 'move' && request.headers['x-requested-with'] === 'order-island') return reply.code(204).send();
         return seeOther(reply, `${back}?done=${done}`);
       } catch (err) {
         if (err instanceof Refused) return editor(reply, ctx, estate, kind, err.again, undefined, err.status);

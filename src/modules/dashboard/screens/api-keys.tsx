@@ -19,6 +19,13 @@ const DONE: Record<string, string> = { revoked: 'The key is revoked: requests wi
 
 const day = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 10) : '—');
 
+/** When a key was last used, to the minute (it is recorded at most once a minute), in UTC; "Never" when not yet. */
+function LastUsed(props: { iso: string | null }) {
+  if (!props.iso) return <>Never</>;
+  const at = new Date(props.iso).toISOString();
+  return <time datetime={at}>{`${at.slice(0, 10)} ${at.slice(11, 16)} UTC`}</time>;
+}
+
 function status(key: ApiKey): string {
   if (key.revokedAt) return `Revoked ${day(key.revokedAt)}`;
   if (key.expiresAt && Date.parse(key.expiresAt) <= Date.now()) return `Expired ${day(key.expiresAt)}`;
@@ -27,7 +34,7 @@ function status(key: ApiKey): string {
 
 function KeysScreen(props: {
   ctx: OrgContext;
-  keys: ApiKey[];
+  keys: Array<ApiKey & { lastUsedAt: string | null }>;
   errors: Errors;
   values: { name?: string; kind?: string };
   issued?: IssuedKey | undefined;
@@ -49,7 +56,9 @@ function KeysScreen(props: {
           </div>
         </div>
       ) : null}
-      <p class="muted">Programs use a key to read and change this organization’s data through the API (header Authorization: Bearer …).</p>
+      <p class="muted">
+        Programs use a key to read and change this organization’s data through the API (header Authorization: Bearer …). “Last used” is recorded to the minute.
+      </p>
       {props.keys.length === 0 ? (
         <p>No keys.</p>
       ) : (
@@ -62,6 +71,7 @@ function KeysScreen(props: {
                 <th scope="col">Starts with</th>
                 <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 <th scope="col">Status</th>
                 <th scope="col">Revoke</th>
               </tr>
@@ -75,6 +85,9 @@ function KeysScreen(props: {
                   </td>
                   <td>{k.scopes.join(', ')}</td>
                   <td>{day(k.createdAt)}</td>
+                  <td>
+                    <LastUsed iso={k.lastUsedAt} />
+                  </td>
                   <td>{status(k)}</td>
                   <td>
                     {k.revokedAt ? (
@@ -124,7 +137,7 @@ export async function apiKeyScreen(app: FastifyInstance): Promise<void> {
       reply,
       <KeysScreen
         ctx={ctx}
-        keys={await organizations.listKeys(ctx.org.organizationId)}
+        keys={await organizations.listKeysWithUse(ctx.org.organizationId)}
         errors={extra.errors ?? {}}
         values={extra.values ?? {}}
         issued={extra.issued}
