@@ -1,18 +1,18 @@
+import { initLightbox } from '../components/gallery/client.js';
+import { initPlaceholders } from '../components/image/client.js';
+import { initForm } from '../components/inquiry-form/client.js';
+import { initMap } from '../components/map/client.js';
+import { NAVIGATOR, type Navigator, initNavigator } from '../components/navigator/client.js';
+import { initNested } from '../components/navigator/nested.client.js';
+import { initZoom } from '../components/navigator/zoom.client.js';
+import { initPanoramas } from '../components/panoramas/client.js';
+import { initFilters, initSelection } from '../components/sidebar/client.js';
+import { initFavourites } from '../components/sidebar/favourites.client.js';
 // The public page's islands: each enhances server-rendered HTML that already works without JavaScript
 // (STYLE.md "The public page"). Loaded as `<script type="module" src="/assets/page/page.<hash>.js">`.
 import { $, $$ } from './dom.js';
-import { initFavourites } from './favourites.js';
-import { initForm } from './form.js';
-import { initLightbox } from './lightbox.js';
-import { initFilters, initSelection } from './list.js';
-import { initMap } from './map.js';
-import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
-import { initNested } from './nested.js';
-import { initPanoramas } from './panoramas.js';
-import { initPlaceholders } from './placeholders.js';
 import { initResize } from './resize.js';
 import { pageWords } from './words.js';
-import { initZoom } from './zoom.js';
 
 document.documentElement.classList.add('js');
 if (window.parent !== window) document.documentElement.classList.add('in-embed');

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateEncoding } from '../../http/compression.js';
-import { type AssetFile, PAGE_ASSETS_PREFIX, pageAssets } from './client-assets.js';
+import { negotiateEncoding } from '../../../http/compression.js';
+import { type AssetFile, PAGE_ASSETS_PREFIX, pageAssets } from '../client-assets.js';
 
 /** A hashed name never changes content: a year, immutable (RFC 8246). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,5 +1,5 @@
-import { unprocessable } from '../../errors.js';
-import { MAX_EMBED_ORIGINS, type PutPageBody } from './schemas.js';
+import { unprocessable } from '../../../errors.js';
+import { MAX_EMBED_ORIGINS, type PutPageBody } from '../schemas.js';
 
 /**
  * An embed origin as the CSP header writes it: scheme, host and port only (the browser compares

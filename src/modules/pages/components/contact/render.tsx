@@ -1,5 +1,5 @@
-import type { PageContact } from '../schemas.js';
-import type { Translate } from '../shared/words.js';
+import type { PageContact } from '../../schemas.js';
+import type { Translate } from '../../shared/words.js';
 
 /** The page's contact block (page settings `contact`): each line that is set, phone and e-mail as links. */
 export function ContactSection(props: { contact: PageContact; t: Translate }) {

@@ -1,6 +1,6 @@
-import type { DownloadsDocument } from '../../addons/downloads/schemas.js';
-import type { Translate } from '../shared/words.js';
-import { fileSize, fileType } from './format.js';
+import type { DownloadsDocument } from '../../../addons/downloads/schemas.js';
+import { fileSize, fileType } from '../../render/format.js';
+import type { Translate } from '../../shared/words.js';
 
 /** The downloads add-on: groups of files with their type and size. */
 export function DownloadsSection(props: { doc: DownloadsDocument; locale: string; t: Translate }) {

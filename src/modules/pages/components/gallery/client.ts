@@ -1,5 +1,5 @@
-import { $, $$, el, modified } from './dom.js';
-import type { Words } from './words.js';
+import { $, $$, el, modified } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
 
 /** A gallery link to an image (a link around a video thumbnail keeps its default). */
 const LINK = 'a[data-lightbox], a.gallery-link';

@@ -1,6 +1,6 @@
-import type { GalleryDocument } from '../../addons/gallery/schemas.js';
-import type { Translate } from '../shared/words.js';
-import { ResponsiveImage, THUMB_SIZES } from './image.js';
+import type { GalleryDocument } from '../../../addons/gallery/schemas.js';
+import type { Translate } from '../../shared/words.js';
+import { ResponsiveImage, THUMB_SIZES } from '../image/render.js';
 
 type Item = GalleryDocument['items'][number];
 

@@ -1,7 +1,7 @@
-import type { Apartment } from '../../apartments/schemas.js';
-import type { Translate } from '../shared/words.js';
-import { shownPrice } from './format.js';
-import type { PageData, RenderContext } from './types.js';
+import type { Apartment } from '../../../apartments/schemas.js';
+import { shownPrice } from '../../render/format.js';
+import type { PageData, RenderContext } from '../../render/types.js';
+import type { Translate } from '../../shared/words.js';
 
 /** JSON for a <script type="application/ld+json"> data block: `<` written as \u003c so no `</script>` can end it. */
 export const jsonLdText = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -1,9 +1,9 @@
-import type { Apartment } from '../../apartments/schemas.js';
-import type { Translate } from '../shared/words.js';
-import { area, homeHref, integer, shownPrice } from './format.js';
-import { ResponsiveImage, THUMB_SIZES } from './image.js';
-import { FavouriteButton } from './sidebar.js';
-import type { Asset } from './types.js';
+import type { Apartment } from '../../../apartments/schemas.js';
+import { area, homeHref, integer, shownPrice } from '../../render/format.js';
+import type { Asset } from '../../render/types.js';
+import type { Translate } from '../../shared/words.js';
+import { ResponsiveImage, THUMB_SIZES } from '../image/render.js';
+import { FavouriteButton } from '../sidebar/render.js';
 
 export interface CardProps {
   apartment: Apartment;

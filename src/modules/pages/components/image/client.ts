@@ -1,5 +1,5 @@
 import { thumbHashToDataURL } from 'thumbhash';
-import { $$ } from './dom.js';
+import { $$ } from '../../client/dom.js';
 
 /** How far outside the viewport an image gets its placeholder (about where Chrome starts a lazy image's load). */
 const AHEAD = '800px';

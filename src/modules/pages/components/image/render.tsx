@@ -1,4 +1,4 @@
-import type { Asset } from './types.js';
+import type { Asset } from '../../render/types.js';
 
 /** Widths the page lays images out at: the navigator fills the content column (at most 1200 px). */
 export const WIDE_SIZES = '(min-width: 1240px) 1200px, 100vw';

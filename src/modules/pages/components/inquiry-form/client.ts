@@ -1,5 +1,5 @@
-import { $, $$, el } from './dom.js';
-import type { Words } from './words.js';
+import { $, $$, el } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
 
 /** The hidden field the server uses as the inquiry's idempotency key (src/modules/pages/routes.ts, INQUIRY_KEY_FIELD). */
 const KEY_FIELD = 'inquiryKey';

@@ -1,6 +1,6 @@
-import type { Apartment } from '../../apartments/schemas.js';
-import type { Translate } from '../shared/words.js';
-import type { FormState } from './types.js';
+import type { Apartment } from '../../../apartments/schemas.js';
+import type { FormState } from '../../render/types.js';
+import type { Translate } from '../../shared/words.js';
 
 /** Name of the honeypot field: hidden from people (CSS, aria-hidden, out of the tab order), filled by bots. */
 export const HONEYPOT = 'website';

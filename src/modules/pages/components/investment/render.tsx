@@ -1,7 +1,7 @@
-import { sanitizeSectionHtml } from '../../addons/investment/sanitize.js';
-import type { InvestmentDocument } from '../../addons/investment/schemas.js';
-import type { Translate } from '../shared/words.js';
-import { fileSize, fileType } from './format.js';
+import { sanitizeSectionHtml } from '../../../addons/investment/sanitize.js';
+import type { InvestmentDocument } from '../../../addons/investment/schemas.js';
+import { fileSize, fileType } from '../../render/format.js';
+import type { Translate } from '../../shared/words.js';
 
 /**
  * The investment add-on. Section descriptions are HTML the add-on sanitised when it was written; the

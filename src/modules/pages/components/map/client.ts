@@ -1,5 +1,5 @@
-import { $, el } from './dom.js';
-import type { Words } from './words.js';
+import { $, el } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
 
 /**
  * The map add-on. The server draws the points of interest around the project (no request to another

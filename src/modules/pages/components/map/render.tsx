@@ -1,6 +1,6 @@
-import { sanitizeSectionHtml } from '../../addons/investment/sanitize.js';
-import type { MapDocument } from '../../addons/map/schemas.js';
-import type { Key, Translate } from '../shared/words.js';
+import { sanitizeSectionHtml } from '../../../addons/investment/sanitize.js';
+import type { MapDocument } from '../../../addons/map/schemas.js';
+import type { Key, Translate } from '../../shared/words.js';
 
 const VIEW = 400;
 const RADIUS = 180;

@@ -1,6 +1,6 @@
-import { startingIndex } from '../shared/frames.js';
-import { $, $$, el, modified } from './dom.js';
-import type { Words } from './words.js';
+import { $, $$, el, modified } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
+import { startingIndex } from '../../shared/frames.js';
 
 /**
  * Rotation of a navigator between its frames (server markup: `section.navigator[data-starting-angle]`

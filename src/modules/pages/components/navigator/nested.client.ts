@@ -1,6 +1,6 @@
-import { navigatorAnchor, searchWithView, viewOfAddress } from '../shared/nested.js';
-import { $, $$, modified } from './dom.js';
-import { NAVIGATOR } from './navigator.js';
+import { $, $$, modified } from '../../client/dom.js';
+import { navigatorAnchor, searchWithView, viewOfAddress } from '../../shared/nested.js';
+import { NAVIGATOR } from './client.js';
 
 /**
  * Nested navigators in place (server: `section.navigator.nested[data-parent-id]` inside its parent's

@@ -1,10 +1,10 @@
-import type { Apartment } from '../../apartments/schemas.js';
-import type { Navigator, NavigatorImage } from '../../navigators/schemas.js';
-import { startingIndex } from '../shared/frames.js';
-import { navigatorAnchor } from '../shared/nested.js';
-import type { Translate } from '../shared/words.js';
-import { homeHref, shownPrice } from './format.js';
-import { ResponsiveImage, VIEWER_SIZES } from './image.js';
+import type { Apartment } from '../../../apartments/schemas.js';
+import type { Navigator, NavigatorImage } from '../../../navigators/schemas.js';
+import { homeHref, shownPrice } from '../../render/format.js';
+import { startingIndex } from '../../shared/frames.js';
+import { navigatorAnchor } from '../../shared/nested.js';
+import type { Translate } from '../../shared/words.js';
+import { ResponsiveImage, VIEWER_SIZES } from '../image/render.js';
 
 /** The frame shown first (shared/frames.ts: the same rule the browser uses). */
 export function startingFrame(navigator: Navigator): NavigatorImage | undefined {

@@ -1,5 +1,5 @@
-import { $, $$ } from './dom.js';
-import { NAVIGATOR } from './navigator.js';
+import { $, $$ } from '../../client/dom.js';
+import { NAVIGATOR } from './client.js';
 
 /** A home's shape is a target of at least this many CSS pixels at the zoom offered (DECISIONS "Phones"). */
 const TARGET_PX = 24;

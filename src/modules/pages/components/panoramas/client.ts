@@ -1,6 +1,6 @@
-import type { ViewerPanorama } from '../shared/panorama.js';
-import { $, $$ } from './dom.js';
-import type { Words } from './words.js';
+import { $, $$ } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
+import type { ViewerPanorama } from '../../shared/panorama.js';
 
 /** What client/viewer.ts exports (its own bundle, `data-viewer-src`): imported when a viewer opens, never before. */
 export interface ViewerModule {

@@ -1,6 +1,6 @@
-import type { ViewerPanorama } from '../shared/panorama.js';
-import type { Translate } from '../shared/words.js';
-import { jsonLdText } from './head.js';
+import type { ViewerPanorama } from '../../shared/panorama.js';
+import type { Translate } from '../../shared/words.js';
+import { jsonLdText } from '../head/render.js';
 
 /**
  * A home's panoramas on its page: each a link to its equirectangular image (what works without

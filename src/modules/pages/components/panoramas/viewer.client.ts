@@ -1,12 +1,12 @@
+import { el } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
 // The 360° viewer: its own bundle (viewer.<hash>.js), imported by client/panoramas.ts only when a buyer
 // opens a panorama, so the page's first load carries none of it. A WebGL fragment shader draws the
 // equirectangular image on a full-screen quad (each pixel's ray turned by the view, then its longitude
 // and latitude read from the image); portals and points of interest are buttons placed over it by the
 // same projection (shared/panorama.ts). Without WebGL, or when the image refuses to be a texture (another
 // origin without CORS), the flat image is shown with a message, and the portals stay usable as buttons.
-import { FOV, type View, type ViewerPanorama, clampPitch, project, wrapYaw, zoomFov } from '../shared/panorama.js';
-import { el } from './dom.js';
-import type { Words } from './words.js';
+import { FOV, type View, type ViewerPanorama, clampPitch, project, wrapYaw, zoomFov } from '../../shared/panorama.js';
 
 const VERTEX = 'attribute vec2 p;varying vec2 v;void main(){v=p;gl_Position=vec4(p,0.,1.);}';
 // s: tan of half the horizontal and vertical fields of view; a: the view's yaw and pitch (up positive), radians.

@@ -1,8 +1,8 @@
-import { FILTER_FIELDS, type HomeFacts, filterOf, filterQuery, matches } from '../shared/filter.js';
-import { $, $$, el, modified } from './dom.js';
-import type { Navigator } from './navigator.js';
-import { showInParent } from './resize.js';
-import type { Words } from './words.js';
+import { $, $$, el, modified } from '../../client/dom.js';
+import { showInParent } from '../../client/resize.js';
+import type { Words } from '../../client/words.js';
+import { FILTER_FIELDS, type HomeFacts, filterOf, filterQuery, matches } from '../../shared/filter.js';
+import type { Navigator } from '../navigator/client.js';
 
 /** The list's rows (server: `tr[data-apartment-id]` in the sidebar's table). */
 export const ROWS = 'tr[data-apartment-id]';

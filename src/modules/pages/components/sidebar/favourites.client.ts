@@ -1,5 +1,5 @@
-import { $, $$ } from './dom.js';
-import type { Words } from './words.js';
+import { $, $$ } from '../../client/dom.js';
+import type { Words } from '../../client/words.js';
 
 /**
  * favouritesEnabled: each home's Save button (`button[data-favourite]`, on its row and its card) toggles it

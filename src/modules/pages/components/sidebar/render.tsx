@@ -1,8 +1,8 @@
-import type { Apartment } from '../../apartments/schemas.js';
-import type { Estate } from '../../estates/schemas.js';
-import { type HomeFacts, type ListFilter, PUBLIC_STATUSES, matches } from '../shared/filter.js';
-import type { Translate } from '../shared/words.js';
-import { area, homeHref, integer, shownPrice } from './format.js';
+import type { Apartment } from '../../../apartments/schemas.js';
+import type { Estate } from '../../../estates/schemas.js';
+import { area, homeHref, integer, shownPrice } from '../../render/format.js';
+import { type HomeFacts, type ListFilter, PUBLIC_STATUSES, matches } from '../../shared/filter.js';
+import type { Translate } from '../../shared/words.js';
 
 export const LIST_COLUMNS = ['status', 'rooms', 'area', 'floor', 'price'] as const;
 export const LIST_FILTERS = ['status', 'rooms', 'floor', 'price', 'name', 'building'] as const;
