@@ -1,5 +1,9 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { negotiateEncoding } from '../../../http/compression.js';
+import { AppError } from '../../../errors.js';
+import { negotiateEncoding, sendCompressible } from '../../../http/compression.js';
+import { ifNoneMatchHits } from '../../../http/etag.js';
+import { ASSET_PREFIX, pageAsset } from '../assets.js';
 import { type AssetFile, PAGE_ASSETS_PREFIX, pageAssets } from '../client-assets.js';
 
 /** A hashed name never changes content: a year, immutable (RFC 8246). */
@@ -26,7 +30,8 @@ function send(request: FastifyRequest, reply: FastifyReply, file: AssetFile, cac
 /**
  * The public page's static files: `GET /assets/page/<name>.<hash>.(js|css)` (immutable) and
  * `GET /embed.js` (and an empty `GET /favicon.ico`). Each is compressed at build time (brotli 11, gzip 9) and kept in memory; no key,
- * left out of the OpenAPI document (not JSON).
+ * left out of the OpenAPI document (not JSON). Also the files hashed at start (`GET /p/_assets/<name>.<hash>.<ext>`,
+ * assets.ts: the dashboard's stylesheet and islands, the shape editor).
  */
 export const pageAssetRoutes: FastifyPluginAsync = async (app) => {
   const assets = pageAssets();
@@ -41,5 +46,19 @@ export const pageAssetRoutes: FastifyPluginAsync = async (app) => {
   // public page (and in Lighthouse's best practices). No content, cached a day.
   app.get('/favicon.ico', { schema: { hide: true }, config }, async (_request, reply) =>
     reply.code(204).header('cache-control', 'public, max-age=86400').send(),
+  );
+  // The hashed files of the registry (assets.ts: the 404 page's stylesheet, the dashboard's files): a year, immutable.
+  app.get<{ Params: { file: string } }>(
+    `${ASSET_PREFIX}:file`,
+    { config: { auth: 'none' }, schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const asset = pageAsset(request.params.file);
+      if (!asset) throw new AppError('notFound', 'No such file');
+      reply.header('cache-control', IMMUTABLE);
+      reply.header('etag', asset.etag);
+      reply.header('x-content-type-options', 'nosniff');
+      if (ifNoneMatchHits(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+      return sendCompressible(reply, asset.body, asset.type);
+    },
   );
 };
