@@ -47,7 +47,7 @@ export const pageAssetRoutes: FastifyPluginAsync = async (app) => {
   app.get('/favicon.ico', { schema: { hide: true }, config }, async (_request, reply) =>
     reply.code(204).header('cache-control', 'public, max-age=86400').send(),
   );
-  // The hashed files of the registry (assets.ts: the 404 page's stylesheet, the dashboard's files): a year, immutable.
+  // The files hashed at start (assets.ts: the dashboard's and the shape editor's): a year, immutable.
   app.get<{ Params: { file: string } }>(
     `${ASSET_PREFIX}:file`,
     { config: { auth: 'none' }, schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) } },

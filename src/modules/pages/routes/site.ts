@@ -5,7 +5,6 @@ import { sendCompressible } from '../../../http/compression.js';
 import { ifNoneMatchHits } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
 import { siteOf } from '../../domains/site.js';
-import { loadStylesheet } from '../assets.js';
 import { pageErrorNotice } from '../notices.js';
 import { SlugParams } from '../schemas.js';
 import { filterOf } from '../shared/filter.js';
@@ -19,7 +18,6 @@ const filterOfQuery = (query: Record<string, unknown>) => filterOf((k) => (typeo
 export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.pages;
   const notice = pageErrorNotice((slug) => service.localeOf(slug));
-  loadStylesheet();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
     done(null, new URLSearchParams(body as string)),
   );

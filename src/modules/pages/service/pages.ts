@@ -7,7 +7,6 @@ import { bytesEtag } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
 import type { BlobStore } from '../../../storage/blob-store.js';
 import type { PanoramasService } from '../../panoramas/service.js';
-import { loadStylesheet } from '../assets.js';
 import { pageAssets } from '../client-assets.js';
 import { verifyPreview } from '../preview.js';
 import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from '../render/index.js';
@@ -199,7 +198,7 @@ export class PagesService {
     const language = languageOf(locale);
     let page = this.notFoundPages.get(language);
     if (!page) {
-      const body = new CompressibleBody(Buffer.from(renderNotFound(loadStylesheet().href, translator(language), langOf(language))));
+      const body = new CompressibleBody(Buffer.from(renderNotFound(pageAssets().style, translator(language), langOf(language))));
       page = {
         status: 404,
         body,

@@ -2,12 +2,12 @@ import { $, $$, el, modified } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
 
 /** A gallery link to an image (a link around a video thumbnail keeps its default). */
-const LINK = 'a[data-lightbox], a.gallery-link';
+const LINK = 'a.gallery-link';
 
 /**
  * The gallery's lightbox. Without JavaScript each gallery link (`a.gallery-link` in a `[data-gallery]`
  * list) is a link to the image; its thumbnail's `srcset` serves the large view too, the caption is the
- * figure's `figcaption` (else `data-caption`, else the alt). Here it opens in a modal `<dialog>`: the
+ * figure's `figcaption` (else the alt). Here it opens in a modal `<dialog>`: the
  * rest of the page is inert, Tab and Shift+Tab stay among its buttons, Escape closes it, the arrow keys
  * go to the previous or next image of the same list, and focus returns to the link.
  */
@@ -25,12 +25,11 @@ export function initLightbox(gallery: HTMLElement, words: Words): void {
     const link = items[index]!;
     const thumb = $<HTMLImageElement>('img', link);
     image.removeAttribute('srcset');
-    const srcset = link.dataset.srcset ?? thumb?.srcset;
-    if (srcset) image.srcset = srcset;
-    image.sizes = link.dataset.sizes ?? '(min-width: 1240px) 1200px, 96vw';
+    if (thumb?.srcset) image.srcset = thumb.srcset;
+    image.sizes = '(min-width: 1240px) 1200px, 96vw';
     image.src = link.href;
     image.alt = thumb?.alt ?? '';
-    caption.textContent = link.closest('figure')?.querySelector('figcaption')?.textContent ?? link.dataset.caption ?? thumb?.alt ?? '';
+    caption.textContent = link.closest('figure')?.querySelector('figcaption')?.textContent ?? thumb?.alt ?? '';
     counter.textContent = words('nOfTotal', { n: index + 1, total: items.length });
   };
 

@@ -6,7 +6,7 @@ type Item = GalleryDocument['items'][number];
 
 function Items(props: { items: Item[]; group: string }) {
   return (
-    <ul class="gallery-items" data-gallery={props.group}>
+    <ul class="gallery-items" data-gallery={props.group} data-module="gallery">
       {props.items.map((item) => (
         <li key={item.id}>
           <figure id={`gallery-${item.id}`}>

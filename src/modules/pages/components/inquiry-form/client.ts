@@ -1,4 +1,4 @@
-import { $, $$, el } from '../../client/dom.js';
+import { $, el } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
 
 /** The hidden field the server uses as the inquiry's idempotency key (src/modules/pages/routes.ts, INQUIRY_KEY_FIELD). */
@@ -26,7 +26,6 @@ function oneTimeKey(): string {
  * fetch has sent, the form is never submitted natively: anything unexpected after that (a network
  * failure, an answer without the section) is said at the top of the form, and Send sends it again with
  * the same key. Only an error before fetch is called falls back to the ordinary submission.
- * "Ask about this home" links (`a[data-ask-apartment]`) tick that apartment in the form first.
  */
 export function initForm(section: HTMLElement, words: Words): void {
   let busy = false;
@@ -89,19 +88,6 @@ export function initForm(section: HTMLElement, words: Words): void {
     });
   };
   bind(section);
-
-  document.addEventListener('click', (event) => {
-    const link = (event.target as Element).closest<HTMLElement>('a[data-ask-apartment]');
-    const id = link?.dataset.askApartment;
-    if (!id) return;
-    const form = $<HTMLFormElement>('form[data-inquiry-form]');
-    for (const input of $$<HTMLInputElement>('input[name="apartmentIds"]', form ?? document)) {
-      if (input.value === id) input.checked = true;
-    }
-    for (const option of $$<HTMLOptionElement>('select[name="apartmentIds"] option', form ?? document)) {
-      if (option.value === id) option.selected = true;
-    }
-  });
 }
 
 /** The alert at the top of the form (the one the server renders for a form-wide error), with `text`, focused. */

@@ -71,7 +71,7 @@ export function InquiryForm(props: { path: string; form: FormState; about: Apart
   const formErrorKey = form.errors.form ?? (props.about ? undefined : form.errors.apartmentIds);
   const formError = formErrorKey && t(formErrorKey);
   return (
-    <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title">
+    <section class="inquiry" id="inquiry" aria-labelledby="inquiry-title" data-module="inquiry-form">
       <h2 id="inquiry-title">{t('askAboutAHome')}</h2>
       <form method="post" action={`${props.path}/inquiry`} novalidate={false} data-inquiry-form>
         {formError ? (

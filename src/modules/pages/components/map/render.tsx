@@ -72,6 +72,7 @@ export function MapSection(props: { doc: MapDocument; t: Translate }) {
             type="button"
             class="show-map"
             hidden
+            data-module="map"
             data-url-template={doc.tiles.urlTemplate}
             data-max-zoom={doc.tiles.maxZoom}
             data-zoom={doc.defaultZoom ?? 14}
