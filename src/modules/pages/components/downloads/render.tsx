@@ -1,6 +1,6 @@
 import type { DownloadsDocument } from '../../../addons/downloads/schemas.js';
-import { fileSize, fileType } from '../../render/format.js';
 import type { Translate } from '../../shared/words.js';
+import { FileList } from '../file-list/render.js';
 
 /** The downloads add-on: groups of files with their type and size. */
 export function DownloadsSection(props: { doc: DownloadsDocument; locale: string; t: Translate }) {
@@ -10,18 +10,7 @@ export function DownloadsSection(props: { doc: DownloadsDocument; locale: string
       {props.doc.groups.map((group) => (
         <section key={group.id} id={`downloads-${group.id}`} aria-labelledby={`downloads-${group.id}-title`}>
           <h3 id={`downloads-${group.id}-title`}>{group.title}</h3>
-          <ul class="files">
-            {group.items.map((item) => (
-              <li key={item.id}>
-                <a href={item.asset.src} download>
-                  {item.label || item.asset.name}
-                </a>{' '}
-                <span class="meta">
-                  ({fileType(item.asset.mimeType)}, {fileSize(item.asset.sizeBytes, props.locale)})
-                </span>
-              </li>
-            ))}
-          </ul>
+          <FileList files={group.items} locale={props.locale} />
         </section>
       ))}
     </section>

@@ -1,7 +1,7 @@
 import { sanitizeSectionHtml } from '../../../addons/investment/sanitize.js';
 import type { InvestmentDocument } from '../../../addons/investment/schemas.js';
-import { fileSize, fileType } from '../../render/format.js';
 import type { Translate } from '../../shared/words.js';
+import { FileList } from '../file-list/render.js';
 
 /**
  * The investment add-on. Section descriptions are HTML the add-on sanitised when it was written; the
@@ -17,20 +17,7 @@ export function InvestmentSection(props: { doc: InvestmentDocument; locale: stri
           <h3>{section.title}</h3>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by sanitize-html's allow-list just above */}
           <div class="rich" dangerouslySetInnerHTML={{ __html: sanitizeSectionHtml(section.description) }} />
-          {section.files.length > 0 ? (
-            <ul class="files">
-              {section.files.map((file) => (
-                <li key={file.id}>
-                  <a href={file.asset.src} download>
-                    {file.label || file.asset.name}
-                  </a>{' '}
-                  <span class="meta">
-                    ({fileType(file.asset.mimeType)}, {fileSize(file.asset.sizeBytes, props.locale)})
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {section.files.length > 0 ? <FileList files={section.files} locale={props.locale} /> : null}
         </article>
       ))}
     </section>
