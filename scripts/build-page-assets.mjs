@@ -1,5 +1,6 @@
-// Bundles the public page's browser code (src/modules/pages/client/) and its stylesheet
-// (src/modules/pages/page.css, when present) with esbuild into dist/page-assets/:
+// Bundles the public page's browser code (the entry src/modules/pages/client/page.ts and the islands it imports
+// from src/modules/pages/components/*/) and its stylesheet (src/modules/pages/page.css, when present, then
+// client/islands.css) with esbuild into dist/page-assets/:
 //   page.<hash>.js, page.<hash>.css  hashed names (SHA-256 of the content), served immutable under /assets/page/
 //   viewer.<hash>.js                  the 360° viewer (components/panoramas/viewer.client.ts), imported by page.js only when a viewer opens
 //   embed.js                          the embed loader, served at /embed.js (a fixed URL, short cache)

@@ -65,7 +65,7 @@ export function readForm(body: URLSearchParams): { input: Record<string, unknown
   return { input, state: { values, errors }, spam: (body.get(HONEYPOT) ?? '') !== '' };
 }
 
-/** The inline form's one-time key (a hidden field the browser code adds and fills: src/modules/pages/client/form.ts). */
+/** The inline form's one-time key (a hidden field the browser code adds and fills: src/modules/pages/components/inquiry-form/client.ts). */
 export const INQUIRY_KEY_FIELD = 'inquiryKey';
 const ONE_TIME_KEY = /^[A-Za-z0-9-]{16,64}$/;
 

@@ -1,7 +1,7 @@
 import { $, el } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
 
-/** The hidden field the server uses as the inquiry's idempotency key (src/modules/pages/routes.ts, INQUIRY_KEY_FIELD). */
+/** The hidden field the server uses as the inquiry's idempotency key (src/modules/pages/routes/form.ts, INQUIRY_KEY_FIELD). */
 const KEY_FIELD = 'inquiryKey';
 /** Statuses the server explains with a notice page whose alert is shown in place (413, 429, 503; 409: the same key still being stored). */
 const REFUSED = new Set([409, 413, 429, 503]);

@@ -2,13 +2,13 @@ import { $, $$ } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
 import type { ViewerPanorama } from '../../shared/panorama.js';
 
-/** What client/viewer.ts exports (its own bundle, `data-viewer-src`): imported when a viewer opens, never before. */
+/** What viewer.client.ts exports (its own bundle, `data-viewer-src`): imported when a viewer opens, never before. */
 export interface ViewerModule {
   openViewer(host: HTMLElement, panoramas: ViewerPanorama[], startId: string, words: Words, onClose: () => void): void;
 }
 
 /**
- * A home's panoramas (server: `section[data-module="panoramas"]`, render/panoramas.tsx): each "Open 360°
+ * A home's panoramas (server: `section[data-module="panoramas"]`, render.tsx): each "Open 360°
  * view" button imports the viewer's bundle (once) and opens the panorama in place, above the list; Close
  * or Escape gives the focus back to the button. Without the script the list links each image.
  */

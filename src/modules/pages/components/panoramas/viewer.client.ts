@@ -1,6 +1,6 @@
 import { el } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
-// The 360° viewer: its own bundle (viewer.<hash>.js), imported by client/panoramas.ts only when a buyer
+// The 360° viewer: its own bundle (viewer.<hash>.js), imported by components/panoramas/client.ts only when a buyer
 // opens a panorama, so the page's first load carries none of it. A WebGL fragment shader draws the
 // equirectangular image on a full-screen quad (each pixel's ray turned by the view, then its longitude
 // and latitude read from the image); portals and points of interest are buttons placed over it by the
