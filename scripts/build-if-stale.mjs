@@ -57,8 +57,8 @@ if (editor.status !== 0) {
   if (editor.error) process.stderr.write(`estate-publisher: could not bundle the shape editor: ${editor.error.message}\n`);
   process.exit(editor.status ?? 1);
 }
-// Files the TypeScript compiler does not copy: the public page's stylesheet (src/modules/pages/assets.ts reads it next to its module).
-for (const file of ['src/modules/pages/page.css', 'src/modules/dashboard/dashboard.css', 'src/modules/dashboard/islands.js'])
+// Files the TypeScript compiler does not copy: the dashboard's stylesheet and islands (src/modules/dashboard/assets.ts reads them next to its module).
+for (const file of ['src/modules/dashboard/dashboard.css', 'src/modules/dashboard/islands.js'])
   copyFileSync(path.join(root, file), path.join(root, 'dist', file));
 // Stamped with the start time: a source saved while tsc ran is newer, so the next start builds again.
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);

@@ -1,7 +1,8 @@
-// Bundles the public page's browser code (src/modules/pages/client/) and its stylesheet
-// (src/modules/pages/page.css, when present) with esbuild into dist/page-assets/:
+// Bundles the public page's browser code (the entry src/modules/pages/client/page.ts and the islands it imports
+// from src/modules/pages/components/*/) and its stylesheet (src/modules/pages/page.css, when present, then
+// client/islands.css) with esbuild into dist/page-assets/:
 //   page.<hash>.js, page.<hash>.css  hashed names (SHA-256 of the content), served immutable under /assets/page/
-//   viewer.<hash>.js                  the 360° viewer (client/viewer.ts), imported by page.js only when a viewer opens
+//   viewer.<hash>.js                  the 360° viewer (components/panoramas/viewer.client.ts), imported by page.js only when a viewer opens
 //   embed.js                          the embed loader, served at /embed.js (a fixed URL, short cache)
 //   *.br, *.gz                        each file compressed once here (brotli 11, gzip 9), not per request
 //   manifest.json                     { files: { "page.js": "page.<hash>.js", … }, bytes: { … } }
@@ -29,7 +30,12 @@ const common = { bundle: true, minify: true, write: false, legalComments: 'none'
 const cssEntry = [existsSync(css) ? '@import "../page.css";' : '', '@import "./islands.css";'].join('\n');
 const [page, viewer, embed, style] = await Promise.all([
   build({ ...common, entryPoints: [path.join(client, 'page.ts')], format: 'esm', outfile: path.join(out, 'page.js') }),
-  build({ ...common, entryPoints: [path.join(client, 'viewer.ts')], format: 'esm', outfile: path.join(out, 'viewer.js') }),
+  build({
+    ...common,
+    entryPoints: [path.join(root, 'src', 'modules', 'pages', 'components', 'panoramas', 'viewer.client.ts')],
+    format: 'esm',
+    outfile: path.join(out, 'viewer.js'),
+  }),
   build({ ...common, entryPoints: [path.join(client, 'embed.ts')], format: 'iife', outfile: path.join(out, 'embed.js') }),
   build({ ...common, stdin: { contents: cssEntry, resolveDir: client, loader: 'css' }, outfile: path.join(out, 'page.css') }),
 ]);

@@ -13,7 +13,7 @@ import { EstatesService } from './modules/estates/service.js';
 import { InquiriesService } from './modules/inquiries/service.js';
 import { NavigatorsService } from './modules/navigators/service.js';
 import { OrganizationsService } from './modules/organizations/service.js';
-import { PagesService } from './modules/pages/service.js';
+import { PagesService } from './modules/pages/service/pages.js';
 import { PanoramasService } from './modules/panoramas/service.js';
 import { UsersService } from './modules/users/service.js';
 import { WebhooksService } from './modules/webhooks/service.js';

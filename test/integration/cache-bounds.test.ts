@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeQueries } from '../../src/db/client.js';
 import { LIST_VARIANTS } from '../../src/modules/apartments/lists.js';
-import { PAGE_VARIANTS } from '../../src/modules/pages/service.js';
+import { PAGE_VARIANTS } from '../../src/modules/pages/service/cache.js';
 import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { isBackground } from '../helpers/background-statements.js';
 import { type SeededPage, seedPage } from '../helpers/page-seed.js';

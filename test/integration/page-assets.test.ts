@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_ASSETS_PREFIX, pageAssets } from '../../src/modules/pages/client-assets.js';
-import { EMBED_CACHE, IMMUTABLE } from '../../src/modules/pages/client-routes.js';
+import { EMBED_CACHE, IMMUTABLE } from '../../src/modules/pages/routes/assets.js';
 import { type TestApp, createTestApp } from '../helpers/app.js';
 
 // The public page's static files (issue 27): the embed loader and the hashed, immutable islands.

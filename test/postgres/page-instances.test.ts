@@ -9,7 +9,7 @@ import { createInstances } from '../helpers/instances.js';
 const LONG_TTL_MS = 60_000;
 
 /**
- * Rendered public pages kept per instance on PostgreSQL (src/modules/pages/service.ts): a kept page costs
+ * Rendered public pages kept per instance on PostgreSQL (src/modules/pages/service/pages.ts): a kept page costs
  * no statement, and a change made through another instance or by hand (an apartment, the page's
  * settings, the estate, an add-on, the navigator) shows on every instance within a second, though a kept
  * page would live 60 s.

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { CompressibleBody } from '../../http/compression.js';
 
-/** A static file of the page, served under a name holding its hash, cached for a year (immutable). */
+/**
+ * A file hashed at start and served under a name holding its hash, cached for a year (immutable): the
+ * dashboard's stylesheet and islands and the shape editor (routes/assets.ts serves them). The public
+ * page's own files are built by esbuild instead (client-assets.ts).
+ */
 export interface PageAsset {
   name: string;
   href: string;
@@ -16,10 +19,7 @@ export const ASSET_PREFIX = '/p/_assets/';
 
 const assets = new Map<string, PageAsset>();
 
-/**
- * Adds a file under `{stem}.{hash}.{ext}` and returns it; the browser code's bundle registers itself
- * the same way (name `page.js`). The hash is of the bytes, so a changed file is a new URL.
- */
+/** Adds a file under `{stem}.{hash}.{ext}` and returns it. The hash is of the bytes, so a changed file is a new URL. */
 export function registerPageAsset(stem: string, ext: string, type: string, bytes: Buffer): PageAsset {
   const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
   const name = `${stem}.${hash}.${ext}`;
@@ -32,19 +32,5 @@ export function registerPageAsset(stem: string, ext: string, type: string, bytes
 const byStem = new Map<string, PageAsset>();
 
 export const pageAsset = (name: string): PageAsset | undefined => assets.get(name);
-/** The current file registered as `{stem}.{ext}` (page.css, page.js). */
+/** The current file registered as `{stem}.{ext}` (dashboard.css, shape-editor.js). */
 export const currentAsset = (stemAndExt: string): PageAsset | undefined => byStem.get(stemAndExt);
-
-/**
- * The stylesheet, read next to this module (src/ under tsx, dist/ after the build copies it) and
- * hashed once at start; its comments and line breaks removed (no build step needed for 4 KB).
- */
-export function loadStylesheet(): PageAsset {
-  const existing = byStem.get('page.css');
-  if (existing) return existing;
-  const text = readFileSync(new URL('./page.css', import.meta.url), 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\n+/g, '')
-    .trim();
-  return registerPageAsset('page', 'css', 'text/css; charset=utf-8', Buffer.from(text));
-}

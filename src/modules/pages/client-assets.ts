@@ -7,7 +7,7 @@ import { projectRoot } from '../../paths.js';
 /**
  * The public page's browser code and stylesheet, bundled by scripts/build-page-assets.mjs (esbuild, at
  * build time) into dist/page-assets/ under hashed names. The renderer asks `pageAssets()` for the URLs
- * to put in `<script type="module" src>` and `<link rel="stylesheet">`; client-routes.ts serves the files.
+ * to put in `<script type="module" src>` and `<link rel="stylesheet">`; routes/assets.ts serves the files.
  * Read once per process. When the folder is missing (tests or `npm run dev` before any build) it is
  * built here first, so a checkout never serves a page without its script.
  */

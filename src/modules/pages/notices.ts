@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { HtmlErrorPage } from '../../http/route-config.js';
-import { loadStylesheet } from './assets.js';
+import { pageAssets } from './client-assets.js';
 import { renderNotice } from './render/index.js';
 import { type Translate, langOf, localeOfAcceptLanguage, translator } from './shared/words.js';
 
@@ -54,7 +54,7 @@ export const pageErrorNotice =
     const notice = words(error.statusCode, waitWords(error.retryAfterSeconds, t), form, t);
     const back = page ? { href: form ? `${page}#inquiry` : page, label: t(form ? 'backToPage' : 'reloadPage') } : undefined;
     return {
-      body: renderNotice(loadStylesheet().href, { lang: langOf(locale), ...notice, ...(back && { back }) }),
+      body: renderNotice(pageAssets().style, { lang: langOf(locale), ...notice, ...(back && { back }) }),
       headers: {
         'content-security-policy': NOTICE_CSP,
         'cache-control': 'no-store',

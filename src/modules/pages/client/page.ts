@@ -1,19 +1,25 @@
 // The public page's islands: each enhances server-rendered HTML that already works without JavaScript
 // (STYLE.md "The public page"). Loaded as `<script type="module" src="/assets/page/page.<hash>.js">`.
-import { $, $$ } from './dom.js';
-import { initFavourites } from './favourites.js';
-import { initForm } from './form.js';
-import { initLightbox } from './lightbox.js';
-import { initFilters, initSelection } from './list.js';
-import { initMap } from './map.js';
-import { NAVIGATOR, type Navigator, initNavigator } from './navigator.js';
-import { initNested } from './nested.js';
-import { initPanoramas } from './panoramas.js';
-import { initPlaceholders } from './placeholders.js';
+// Each island lives with its server render in components/<name>/ and starts on its hook, the element the
+// server marked `data-module="<name>"` (the navigator: `section.navigator[data-navigator-id]`, NAVIGATOR).
+import { initLightbox } from '../components/gallery/client.js';
+import { initPlaceholders } from '../components/image/client.js';
+import { initForm } from '../components/inquiry-form/client.js';
+import { initMap } from '../components/map/client.js';
+import { NAVIGATOR, type Navigator, initNavigator } from '../components/navigator/client.js';
+import { initNested } from '../components/navigator/nested.client.js';
+import { initZoom } from '../components/navigator/zoom.client.js';
+import { initPanoramas } from '../components/panoramas/client.js';
+import { initFilters, initSelection } from '../components/sidebar/client.js';
+import { initFavourites } from '../components/sidebar/favourites.client.js';
+import { $$ } from './dom.js';
 import { initResize } from './resize.js';
 import { pageWords } from './words.js';
-import { initZoom } from './zoom.js';
 
+/** The elements that start the island `name` (`[data-module="name"]`), in document order. */
+const modules = <T extends HTMLElement = HTMLElement>(name: string) => $$<T>(`[data-module="${name}"]`);
+
+// Scopes the states only the script makes (GOV.UK's `govuk-frontend-supported`): without it everything shows.
 document.documentElement.classList.add('js');
 if (window.parent !== window) document.documentElement.classList.add('in-embed');
 const words = pageWords();
@@ -22,13 +28,12 @@ const navigators = $$(NAVIGATOR)
   .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
 for (const navigator of navigators) initZoom(navigator.root);
-initSelection(navigators, words);
+if (modules('homes').length > 0) initSelection(navigators, words);
 initNested();
-const filters = $<HTMLFormElement>('form[data-module="home-filters"]');
+const [filters] = modules<HTMLFormElement>('home-filters');
 initFavourites(filters ? initFilters(filters, words) : () => undefined, words);
-for (const gallery of $$('[data-gallery]')) initLightbox(gallery, words);
-for (const button of $$<HTMLButtonElement>('button.show-map')) initMap(button, words);
-for (const section of $$('section[data-module="panoramas"]')) initPanoramas(section, words);
-const inquiry = $('form[data-inquiry-form]')?.closest<HTMLElement>('[id]');
-if (inquiry) initForm(inquiry, words);
+for (const gallery of modules('gallery')) initLightbox(gallery, words);
+for (const button of modules<HTMLButtonElement>('map')) initMap(button, words);
+for (const section of modules('panoramas')) initPanoramas(section, words);
+for (const section of modules('inquiry-form')) initForm(section, words);
 initResize();

@@ -1,8 +1,8 @@
 import { renderToString } from 'preact-render-to-string';
 import type { Apartment } from '../../apartments/schemas.js';
+import { HomeCard } from '../components/home-card/render.js';
 import type { ViewerPanorama } from '../shared/panorama.js';
 import type { Translate } from '../shared/words.js';
-import { HomeCard } from './home-card.js';
 import { HomePage, NotFoundPage, NoticePage, Page } from './page.js';
 import type { PageData, RenderContext } from './types.js';
 

@@ -1,20 +1,20 @@
 import type { Apartment } from '../../apartments/schemas.js';
+import { ContactSection } from '../components/contact/render.js';
+import { DownloadsSection } from '../components/downloads/render.js';
+import { GallerySection } from '../components/gallery/render.js';
+import { Head, describe, offerOf } from '../components/head/render.js';
+import { HomeCard, HomeMore } from '../components/home-card/render.js';
+import { InquiryForm } from '../components/inquiry-form/render.js';
+import { InvestmentSection } from '../components/investment/render.js';
+import { MapSection } from '../components/map/render.js';
+import { NavigatorSection, startingFrame } from '../components/navigator/render.js';
+import { PanoramasSection } from '../components/panoramas/render.js';
+import { Sidebar } from '../components/sidebar/render.js';
 import { filterQuery } from '../shared/filter.js';
 import { backHref, viewChain } from '../shared/nested.js';
 import type { ViewerPanorama } from '../shared/panorama.js';
 import { type Translate, clientMessages } from '../shared/words.js';
-import { ContactSection } from './contact.js';
-import { DownloadsSection } from './downloads.js';
 import { homeHref } from './format.js';
-import { GallerySection } from './gallery.js';
-import { Head, describe, offerOf } from './head.js';
-import { HomeCard, HomeMore } from './home-card.js';
-import { InquiryForm } from './inquiry-form.js';
-import { InvestmentSection } from './investment.js';
-import { MapSection } from './map.js';
-import { NavigatorSection, startingFrame } from './navigator.js';
-import { PanoramasSection } from './panoramas.js';
-import { Sidebar } from './sidebar.js';
 import type { PageData, RenderContext } from './types.js';
 
 /** The og:image: the starting frame's largest variant under 1,300 px (social cards), else its src. */

@@ -49,7 +49,7 @@ export interface RenderContext {
   canonical?: string | undefined;
   cssHref: string;
   scriptHref: string | null;
-  /** The 360° viewer's bundle (client/viewer.ts), imported by the page's script only when a viewer opens. */
+  /** The 360° viewer's bundle (components/panoramas/viewer.client.ts), imported by the page's script only when a viewer opens. */
   viewerHref: string;
   /** Inline <style> text of the theme (its hash is in the CSP). */
   themeCss: string;

@@ -1,6 +1,6 @@
 /**
  * Nested navigators (a building's own navigator, opened from its shape): the addresses the server
- * render writes and the browser (client/nested.ts) reads, in one place. Without JavaScript a nested
+ * render writes and the browser (components/navigator/nested.client.ts) reads, in one place. Without JavaScript a nested
  * navigator is a section below its parent, reached by its fragment; with it, it takes its parent's
  * place and the address says which one is shown: `?view={navigatorId}`.
  */

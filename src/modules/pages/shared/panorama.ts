@@ -1,6 +1,6 @@
 /**
  * The 360° viewer's rules, for the server render (what it writes for the viewer) and the viewer bundle
- * (client/viewer.ts: where a portal or a point of interest is drawn). Plain functions, no DOM, no Node.
+ * (components/panoramas/viewer.client.ts: where a portal or a point of interest is drawn). Plain functions, no DOM, no Node.
  *
  * Angles follow krpano, whose names the panorama's metadata uses (`hlookat`, `vlookat`): a portal's or
  * point's `x` is its yaw in degrees (0 the middle of the equirectangular image, positive to the right) and

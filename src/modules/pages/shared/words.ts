@@ -52,7 +52,7 @@ export const CLIENT_KEYS = [
   'hideList',
   'showList',
   'shareFavourites',
-  // The 360° viewer (client/viewer.ts)
+  // The 360° viewer (components/panoramas/viewer.client.ts)
   'panoramaView',
   'zoomIn',
   'zoomOut',
