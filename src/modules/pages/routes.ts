@@ -19,6 +19,7 @@ import type { FormState } from './render/types.js';
 import { PageEstateParams, PageSettingsSchema, PreviewLinkSchema, PutPageBody, SlugParams } from './schemas.js';
 import type { RenderedPage } from './service.js';
 import { filterOf } from './shared/filter.js';
+import { frameOfQuery } from './shared/frames.js';
 import { type Key, localeOfAcceptLanguage } from './shared/words.js';
 
 /** Seconds a browser or CDN may use a page without asking, and serve it stale while it asks again. */
@@ -133,6 +134,18 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, found: RenderedP
   return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
 }
 
+/** A part of the page its script fetches (a frame's shapes): not a page for a search engine; a 404 is the page's. */
+function sendPart(request: FastifyRequest, reply: FastifyReply, part: RenderedPage) {
+  if (part.status !== 200) return sendPage(request, reply, part);
+  reply.header('x-robots-tag', 'noindex');
+  reply.header('content-security-policy', part.csp);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cache-control', PAGE_CACHE_CONTROL);
+  reply.header('etag', part.etag);
+  if (ifNoneMatchHits(request.headers['if-none-match'], part.etag)) return reply.code(304).send();
+  return sendCompressible(reply, part.body, 'text/html; charset=utf-8');
+}
+
 const formAjv = addFormats.default(new Ajv.default({ allErrors: true, strict: false, coerceTypes: false }));
 const checkInquiry = formAjv.compile(SubmitInquiryBody);
 
@@ -244,12 +257,15 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const preview = typeof query.preview === 'string' ? query.preview : undefined;
       const apartment = typeof query.apartment === 'string' && isUuid(query.apartment) ? query.apartment.toLowerCase() : null;
       const sent = query.sent === '1';
+      // One frame's shapes, for the page's script (client/navigator.ts): a part, not a page.
+      if (query.part === 'frame') return sendPart(request, reply, await service.frame(request.params.slug, frameOfQuery(query.frame), siteOf(request)));
       const page = await service.page(request.params.slug, {
         preview,
         filter: filterOfQuery(query),
         askAbout: apartment,
         form: sent ? { values: {}, errors: {}, sent: true } : undefined,
         site: siteOf(request),
+        frame: frameOfQuery(query.frame),
       });
       return sendPage(request, reply, page);
     },

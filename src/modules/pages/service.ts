@@ -24,7 +24,8 @@ import { changesOf, emitEvent } from '../webhooks/events.js';
 import { loadStylesheet } from './assets.js';
 import { pageAssets } from './client-assets.js';
 import { PREVIEW_TTL_MS, signPreview, verifyPreview } from './preview.js';
-import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from './render/index.js';
+import { renderFrameOverlay, renderHomeCard, renderHomePage, renderNotFound, renderPage } from './render/index.js';
+import { knownFrame } from './frames.js';
 import { listsHomes } from './render/page.js';
 import type { Asset, FormState, ListFilter, PageData, RenderContext } from './render/types.js';
 import { PAGE_DEFAULTS, type PageFields, type PageRow, pagesRepository as repo } from './repository.js';
@@ -79,6 +80,8 @@ export interface PageRequest {
   preview?: string | undefined;
   filter: ListFilter;
   askAbout: string | null;
+  /** The frame the address names (`?frame={id}`: a "View" link without JavaScript), shown with its shapes. */
+  frame?: string | null | undefined;
   /** A form answer (422 with errors, or the thank-you state): rendered for this request, never kept. */
   form?: FormState | undefined;
   /**
@@ -333,17 +336,34 @@ export class PagesService {
     const plain = await this.plainPage(slug, request.site);
     if (!plain?.source) return this.notFound();
     const askAbout = request.askAbout !== null && plain.askable.has(request.askAbout) ? request.askAbout : null;
-    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks) return plain;
-    // A variant ("Ask about" a home on the page, the thank-you state, a filter): rendered from the plain
-    // page's data (no statement) and kept among this estate's variants, as old as that data.
-    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)}`;
+    const frame = knownFrame(plain.source.data, request.frame);
+    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks && frame === null) return plain;
+    // A variant ("Ask about" a home on the page, the thank-you state, a filter, a frame shown first): rendered
+    // from the plain page's data (no statement) and kept among this estate's variants, as old as that data.
+    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${JSON.stringify(request.filter)} ${frame ?? ''}`;
     return this.variant(plain, key, (row, data) =>
       this.render(row, data, false, {
         filter: request.filter,
         askAbout,
         form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
         site: request.site,
+        frame,
       }),
+    );
+  }
+
+  /**
+   * One frame's overlay with its shapes (`/p/{slug}?part=frame&frame={id}`: what the page's script fetches
+   * when it shows a frame whose shapes the page left out), kept among the estate's variants like a home's
+   * card; 404 for a frame the page does not show.
+   */
+  async frame(slug: string, frameId: string | null, site?: PageRequest['site']): Promise<RenderedPage> {
+    const plain = await this.plainPage(slug, site);
+    const frame = plain?.source ? knownFrame(plain.source.data, frameId) : null;
+    if (!plain?.source || frame === null) return this.notFound();
+    const key = `${pageKey(slug, site)} frame-part ${frame}`;
+    return this.variant(plain, key, (row, data) =>
+      this.render(row, data, false, { filter: {}, askAbout: null, site }, (d, ctx) => renderFrameOverlay(d, ctx, frame) ?? ''),
     );
   }
 
@@ -462,6 +482,7 @@ export class PagesService {
       filter: request.filter,
       form: request.form ?? { values: {}, errors: {} },
       askAbout: request.askAbout,
+      frame: request.frame ?? null,
       t: translator(locale),
       lang: langOf(locale),
     };

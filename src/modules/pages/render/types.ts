@@ -56,6 +56,8 @@ export interface RenderContext {
   noindex: boolean;
   filter: ListFilter;
   form: FormState;
+  /** The frame the address names (`?frame={id}`, a "View" link without JavaScript): shown first, with its shapes. */
+  frame?: string | null | undefined;
   /** The apartment the form is about (?apartment= from "Ask about this home"). */
   askAbout: string | null;
   /** The page's words in its language (shared/words.ts), and the `lang` that matches them. */
