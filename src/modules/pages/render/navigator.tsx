@@ -141,13 +141,7 @@ export function FrameOverlay(props: { navigator: Navigator; frame: NavigatorImag
 }
 
 /** The context the shapes of `navigator` are drawn with. */
-export function shapeContext(
-  navigator: Navigator,
-  apartments: Map<string, Apartment>,
-  locale: string,
-  t: Translate,
-  homesPath: string | null,
-): ShapeContext {
+export function shapeContext(navigator: Navigator, apartments: Map<string, Apartment>, locale: string, t: Translate, homesPath: string | null): ShapeContext {
   return { apartments, nested: new Map(navigator.nested.map((n) => [n.referenceId, n])), locale, t, homesPath };
 }
 

@@ -5,8 +5,8 @@
  */
 import { type Message, type Values, formatMessage } from './message.js';
 import { EN as EN_PAGE, type Key as PageKey } from './words-en.js';
-import { OTHER_LANGUAGES } from './words-more.js';
 import { LIST_EN, LIST_MORE, type ListKey } from './words-list.js';
+import { OTHER_LANGUAGES } from './words-more.js';
 import { NOTICES_EN, NOTICES_MORE, type NoticeKey } from './words-notices.js';
 
 export type Key = PageKey | NoticeKey | ListKey;
@@ -16,7 +16,9 @@ export type Catalogue = Partial<Record<Key, Message>>;
 const EN: Record<Key, Message> = { ...EN_PAGE, ...NOTICES_EN, ...LIST_EN };
 const CATALOGUES: Record<string, Catalogue> = {
   en: EN,
-  ...Object.fromEntries(Object.entries(OTHER_LANGUAGES).map(([language, words]) => [language, { ...words, ...NOTICES_MORE[language], ...LIST_MORE[language] }])),
+  ...Object.fromEntries(
+    Object.entries(OTHER_LANGUAGES).map(([language, words]) => [language, { ...words, ...NOTICES_MORE[language], ...LIST_MORE[language] }]),
+  ),
 };
 export const LANGUAGES = Object.keys(CATALOGUES);
 
