@@ -458,6 +458,11 @@ describe('the shape editor session on the dashboard screen', () => {
     const context = await browser.context({ viewport: { width: 1366, height: 900 }, deviceScaleFactor: 1 });
     const { page, problems } = await watchedPage(context, server.base);
     await page.goto(`${server.base}/p/${seeded.slug}`, { waitUntil: 'networkidle' });
+    // Only the frame shown first comes with its shapes (the 2,000-home budget); each other frame's arrive
+    // when it is shown: turn through them all.
+    const placed = () => page.locator('figure[data-frame-id] [data-apartment-id]').count();
+    for (let i = 1; i < seeded.frames.length; i++) await page.getByRole('button', { name: 'Next view' }).first().click();
+    await expect.poll(placed, { timeout: 15_000 }).toBe(120);
     const shown = await page.evaluate(() =>
       Array.from(document.querySelectorAll('figure[data-frame-id] [data-apartment-id]')).map((el) => ({
         frame: el.closest('figure')!.getAttribute('data-frame-id'),

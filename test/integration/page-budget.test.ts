@@ -4,8 +4,7 @@ import { type TestApp, type TestOrg, createTestApp } from '../helpers/app.js';
 import { type SeededPage, seedPage } from '../helpers/page-seed.js';
 
 // Issue 34's script budget, as a size (no timing): the first load at most 30 KB of JavaScript, brotli.
-// (The page of 2,000 homes is measured by bench/page.ts, `htmlBytes`: not yet within its 400 KB budget,
-// docs/performance.md.)
+// (The page of 2,000 homes within 400 KB of HTML: test/integration/page-size.test.ts.)
 describe('the page’s budgets (issue 34)', () => {
   let t: TestApp;
   let a: TestOrg;

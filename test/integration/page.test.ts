@@ -104,14 +104,14 @@ describe('the public page (issue 27)', () => {
         expect(html).not.toContain(apartment.name);
       } else {
         // A compact row and a shape, both linking to the home's own page (no card inlined).
-        expect(html).toContain(`id="row-${apartment.id}"`);
+        expect(html).toContain(`<tr data-apartment-id="${apartment.id}"`);
         expect(html).toContain(`href="/p/${seed.slug}/homes/${apartment.id}"`);
         expect(html).not.toContain(`id="home-${apartment.id}"`);
         expect(html).toContain(apartment.name);
       }
     }
-    // The HIDDEN apartment is a shape in the hidden colours only.
-    expect(html).toMatch(/class="shape status-hidden"/);
+    // The HIDDEN apartment is a shape in the hidden colours only (a bare path in the hidden group).
+    expect(html).toMatch(/<g class="status-hidden"><path d="[^"]+"><\/path><\/g>/);
     // Escaped by the renderer, never interpreted.
     expect(html).toContain('Roof terrace &lt;at dusk>');
     expect(html).not.toContain('<at dusk>');
@@ -128,15 +128,14 @@ describe('the public page (issue 27)', () => {
     const positions = order.map((marker) => html.indexOf(marker));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
-    // Head: SEO title, canonical, lang, og:image a variant, JSON-LD offers with shown prices only.
+    // Head: SEO title, canonical, lang, og:image a variant, JSON-LD of the estate (the Offers are on the homes' pages).
     expect(html).toContain('<html lang="en-US">');
     expect(html).toContain('<title>Harbour View: homes by the sea</title>');
     expect(html).toContain(`<link rel="canonical" href="${t.config.publicUrl}/p/${seed.slug}"/>`);
     expect(html).toMatch(/<meta property="og:image" content="[^"]+"/);
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)![1]!);
     expect(ld['@type']).toBe('Residence');
-    const shown = seed.apartments.filter((x) => x.status !== 'HIDDEN' && x.showPrice);
-    expect(ld.offers.length).toBe(shown.length);
+    expect(ld.offers).toBeUndefined();
     // The starting frame (startingAngle 120) is marked; the others are shown by their "View" links (:target) without JavaScript.
     expect(html).toMatch(/<figure class="frame is-start"[^>]*data-angle="120"[^>]*data-marketing-stop="true"/);
     expect(html).toMatch(/<figure class="frame" id="frame-[^"]+"[^>]*data-angle="0"/);
@@ -224,8 +223,8 @@ describe('the public page (issue 27)', () => {
     const sold = seed.apartments.filter((x) => x.status === 'SOLD');
     const active = seed.apartments.find((x) => x.status === 'ACTIVE')!;
     // Every row is there (the script filters the same rows); those the filter leaves out are hidden.
-    for (const s of sold) expect(res.body).toMatch(new RegExp(`<tr id="row-${s.id}"`));
-    expect(res.body).toMatch(new RegExp(`<tr hidden="" id="row-${active.id}"|<tr hidden id="row-${active.id}"`));
+    for (const s of sold) expect(res.body).toMatch(new RegExp(`<tr data-apartment-id="${s.id}"`));
+    expect(res.body).toMatch(new RegExp(`<tr hidden="" data-apartment-id="${active.id}"|<tr hidden data-apartment-id="${active.id}"`));
     expect(res.body).toContain('<option value="SOLD" selected>');
     // Nonsense in the query is ignored, never a 5xx.
     const odd = await t.request({ method: 'GET', url: `/p/${seed.slug}?rooms=abc&floor=99999999999999&status=<x>&maxPrice=-1&q=${'x'.repeat(500)}` });

@@ -58,6 +58,8 @@ export interface RenderContext {
   /** The nested navigator the address names (`?view=`); the render shows the top one unless it is one of the page's. */
   view?: string | null | undefined;
   form: FormState;
+  /** The frame the address names (`?frame={id}`, a "View" link without JavaScript): shown first, with its shapes. */
+  frame?: string | null | undefined;
   /** The apartment the form is about (?apartment= from "Ask about this home"). */
   askAbout: string | null;
   /** The page's words in its language (shared/words.ts), and the `lang` that matches them. */

@@ -31,3 +31,15 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, found: Re
   if (ifNoneMatchHits(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
   return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
 }
+
+/** A part of the page its script fetches (a frame's shapes): not a page for a search engine; a 404 is the page's. */
+export function sendPart(request: FastifyRequest, reply: FastifyReply, part: RenderedPage) {
+  if (part.status !== 200) return sendPage(request, reply, part);
+  reply.header('x-robots-tag', 'noindex');
+  reply.header('content-security-policy', part.csp);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('cache-control', PAGE_CACHE_CONTROL);
+  reply.header('etag', part.etag);
+  if (ifNoneMatchHits(request.headers['if-none-match'], part.etag)) return reply.code(304).send();
+  return sendCompressible(reply, part.body, 'text/html; charset=utf-8');
+}

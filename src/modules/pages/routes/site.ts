@@ -8,8 +8,9 @@ import { siteOf } from '../../domains/site.js';
 import { pageErrorNotice } from '../notices.js';
 import { SlugParams } from '../schemas.js';
 import { filterOf } from '../shared/filter.js';
+import { frameOfQuery } from '../shared/frames.js';
 import { FORM_BODY_LIMIT, MESSAGES, inquiryKeyOf, readForm } from './form.js';
-import { PAGE_CACHE_CONTROL, sendPage } from './send.js';
+import { PAGE_CACHE_CONTROL, sendPage, sendPart } from './send.js';
 
 /** The filter in the address (shared/filter.ts: the rule the browser applies too). */
 const filterOfQuery = (query: Record<string, unknown>) => filterOf((k) => (typeof query[k] === 'string' ? (query[k] as string) : undefined));
@@ -33,6 +34,8 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const preview = typeof query.preview === 'string' ? query.preview : undefined;
       const apartment = typeof query.apartment === 'string' && isUuid(query.apartment) ? query.apartment.toLowerCase() : null;
       const sent = query.sent === '1';
+      // One frame's shapes, for the page's script (components/navigator/client.ts): a part, not a page.
+      if (query.part === 'frame') return sendPart(request, reply, await service.frame(request.params.slug, frameOfQuery(query.frame), siteOf(request)));
       const page = await service.page(request.params.slug, {
         preview,
         filter: filterOfQuery(query),
@@ -40,6 +43,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         askAbout: apartment,
         form: sent ? { values: {}, errors: {}, sent: true } : undefined,
         site: siteOf(request),
+        frame: frameOfQuery(query.frame),
       });
       return sendPage(request, reply, page);
     },

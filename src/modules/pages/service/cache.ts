@@ -58,6 +58,8 @@ export interface PageRequest {
    * the page's nested navigators makes a variant; any other value is the page as if it had no `view`.
    */
   view?: string | undefined;
+  /** The frame the address names (`?frame={id}`: a "View" link without JavaScript), shown with its shapes. */
+  frame?: string | null | undefined;
   /** A form answer (422 with errors, or the thank-you state): rendered for this request, never kept. */
   form?: FormState | undefined;
   /**

@@ -9,7 +9,7 @@ import type { BlobStore } from '../../../storage/blob-store.js';
 import type { PanoramasService } from '../../panoramas/service.js';
 import { pageAssets } from '../client-assets.js';
 import { verifyPreview } from '../preview.js';
-import { renderHomeCard, renderHomePage, renderNotFound, renderPage } from '../render/index.js';
+import { renderFrameOverlay, renderHomeCard, renderHomePage, renderNotFound, renderPage } from '../render/index.js';
 import { listsHomes } from '../render/page.js';
 import type { PageData, RenderContext } from '../render/types.js';
 import { type PageRow, pagesRepository as repo } from '../repository.js';
@@ -18,6 +18,7 @@ import { viewChain } from '../shared/nested.js';
 import { type ViewerPanorama, viewerPanoramas } from '../shared/panorama.js';
 import { langOf, languageOf, translator } from '../shared/words.js';
 import { PAGE_CHANNELS, PAGE_VARIANTS, type PageRequest, RecentLocales, type RenderedPage, pageKey, scopeOfPayload } from './cache.js';
+import { knownFrame } from './frames.js';
 import { type PageSources, loadPageData } from './load.js';
 import { ancestorsOf, baseCsp, imageOriginsOf, ownImageOrigins, themeCss } from './policy.js';
 import { PageSettingsStore } from './settings.js';
@@ -135,10 +136,12 @@ export class PagesService {
     const navigator = plain.source.data.navigator;
     const chain = navigator && request.view && request.view.length <= 64 ? viewChain(navigator, request.view) : null;
     const view = chain ? chain[chain.length - 1]! : null;
-    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks && view === null) return plain;
-    // A variant ("Ask about" a home on the page, the thank-you state, a filter, a nested navigator shown):
-    // rendered from the plain page's data (no statement) and kept among this estate's variants, as old as that data.
-    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${view ?? ''} ${JSON.stringify(request.filter)}`;
+    const frame = knownFrame(plain.source.data, request.frame);
+    if (askAbout === null && Object.keys(request.filter).length === 0 && !thanks && view === null && frame === null) return plain;
+    // A variant ("Ask about" a home on the page, the thank-you state, a filter, a nested navigator shown, a frame
+    // shown first): rendered from the plain page's data (no statement) and kept among this estate's variants, as
+    // old as that data.
+    const key = `${lower} ${askAbout ?? ''} ${thanks ? 'sent' : ''} ${view ?? ''} ${JSON.stringify(request.filter)} ${frame ?? ''}`;
     return this.variant(plain, key, (row, data) =>
       this.render(row, data, false, {
         filter: request.filter,
@@ -146,7 +149,23 @@ export class PagesService {
         view: view ?? undefined,
         form: thanks ? { values: {}, errors: {}, sent: true } : undefined,
         site: request.site,
+        frame,
       }),
+    );
+  }
+
+  /**
+   * One frame's overlay with its shapes (`/p/{slug}?part=frame&frame={id}`: what the page's script fetches
+   * when it shows a frame whose shapes the page left out), kept among the estate's variants like a home's
+   * card; 404 for a frame the page does not show.
+   */
+  async frame(slug: string, frameId: string | null, site?: PageRequest['site']): Promise<RenderedPage> {
+    const plain = await this.plainPage(slug, site);
+    const frame = plain?.source ? knownFrame(plain.source.data, frameId) : null;
+    if (!plain?.source || frame === null) return this.notFound();
+    const key = `${pageKey(slug, site)} frame-part ${frame}`;
+    return this.variant(plain, key, (row, data) =>
+      this.render(row, data, false, { filter: {}, askAbout: null, site }, (d, ctx) => renderFrameOverlay(d, ctx, frame) ?? ''),
     );
   }
 
@@ -266,6 +285,7 @@ export class PagesService {
       view: request.view,
       form: request.form ?? { values: {}, errors: {} },
       askAbout: request.askAbout,
+      frame: request.frame ?? null,
       t: translator(locale),
       lang: langOf(locale),
     };

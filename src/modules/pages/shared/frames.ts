@@ -22,3 +22,23 @@ export function startingIndex(angles: number[], startingAngle: number | undefine
   });
   return best;
 }
+
+/**
+ * The index of the frame a page shows first: the one its address names (`?frame={id}`, the no-JS "View"
+ * link of that frame), else the starting frame (`startingIndex`). The server renders that frame with its
+ * shapes; the browser starts there too.
+ */
+export function shownIndex(frames: Array<{ id: string; angle: number }>, startingAngle: number | undefined, requested: string | null | undefined): number {
+  const named = requested ? frames.findIndex((f) => f.id === requested) : -1;
+  return named >= 0
+    ? named
+    : startingIndex(
+        frames.map((f) => f.angle),
+        startingAngle,
+      );
+}
+
+/** The frame an address names (`?frame=`), lower-cased, or null: only a UUID-shaped value counts. */
+export function frameOfQuery(value: unknown): string | null {
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value) ? value.toLowerCase() : null;
+}

@@ -5,17 +5,20 @@
  */
 import { type Message, type Values, formatMessage } from './message.js';
 import { EN as EN_PAGE, type Key as PageKey } from './words-en.js';
+import { LIST_EN, LIST_MORE, type ListKey } from './words-list.js';
 import { OTHER_LANGUAGES } from './words-more.js';
 import { NOTICES_EN, NOTICES_MORE, type NoticeKey } from './words-notices.js';
 
-export type Key = PageKey | NoticeKey;
+export type Key = PageKey | NoticeKey | ListKey;
 export type Catalogue = Partial<Record<Key, Message>>;
 
 /** English, every message (words-en.ts and words-notices.ts). */
-const EN: Record<Key, Message> = { ...EN_PAGE, ...NOTICES_EN };
+const EN: Record<Key, Message> = { ...EN_PAGE, ...NOTICES_EN, ...LIST_EN };
 const CATALOGUES: Record<string, Catalogue> = {
   en: EN,
-  ...Object.fromEntries(Object.entries(OTHER_LANGUAGES).map(([language, words]) => [language, { ...words, ...NOTICES_MORE[language] }])),
+  ...Object.fromEntries(
+    Object.entries(OTHER_LANGUAGES).map(([language, words]) => [language, { ...words, ...NOTICES_MORE[language], ...LIST_MORE[language] }]),
+  ),
 };
 export const LANGUAGES = Object.keys(CATALOGUES);
 

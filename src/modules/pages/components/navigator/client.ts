@@ -1,6 +1,6 @@
 import { $, $$, el, modified } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
-import { startingIndex } from '../../shared/frames.js';
+import { frameOfQuery, shownIndex } from '../../shared/frames.js';
 
 /**
  * Rotation of a navigator between its frames (server markup: `section.navigator[data-starting-angle]`
@@ -9,6 +9,7 @@ import { startingIndex } from '../../shared/frames.js';
  * frame). One frame is shown at a time, starting where the server started (shared/frames.ts), turned by
  * the buttons, the view links, a horizontal drag, or the arrow keys while focus is in the frame. A live
  * region says which view is shown; hover or focus on a shape shows its label (name, status, price).
+ * Only the frame shown first comes with its shapes: the others' are fetched when they are shown.
  */
 export interface Navigator {
   root: HTMLElement;
@@ -26,13 +27,16 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
   // Own frames only (in the server's order: the starting rule indexes the same list); turned by angle.
   const listed = Array.from(holder.children) as HTMLElement[];
   if (listed.length === 0) return null;
+  // The frame the server showed: the address's `?frame=` (a "View" link's page), else the starting one.
   const first =
     listed[
-      startingIndex(
-        listed.map((f) => Number(f.dataset.angle)),
+      shownIndex(
+        listed.map((f) => ({ id: f.dataset.frameId ?? '', angle: Number(f.dataset.angle) })),
         Number(root.dataset.startingAngle ?? 0),
+        frameOfQuery(new URLSearchParams(location.search).get('frame')),
       )
     ]!;
+  for (const frame of listed) hydrateShapes(frame);
   const frames = [...listed].sort((a, b) => Number(a.dataset.angle) - Number(b.dataset.angle));
   let current = frames.indexOf(first);
   const stageOf = (frame: HTMLElement) => $('.frame-stage', frame) ?? frame;
@@ -41,7 +45,7 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
   root.classList.add('is-rotatable');
   const status = root.appendChild(el('p', { class: 'visually-hidden', 'aria-live': 'polite' }));
   const controls = $$('.view-controls', root).find((c) => c.closest(NAVIGATOR) === root) ?? null;
-  const angleLinks = controls ? $$<HTMLAnchorElement>('a[href^="#frame-"]', controls) : [];
+  const angleLinks = controls ? $$<HTMLAnchorElement>('.angles a[data-angle]', controls) : [];
   const needle = controls ? $('.compass-needle', controls) : null;
   if (controls) initSidebarToggle(controls);
   const show = (index: number, announce: boolean) => {
@@ -59,6 +63,13 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
     if (announce) {
       const name = $('figcaption', frame)?.textContent?.trim();
       status.textContent = `${words('viewOf', { n: current + 1, total: frames.length })}${name ? `: ${name}` : ''}`;
+      // The frame's shapes, then (when the browser is idle) its neighbours', so turning on finds them there.
+      void loadShapes(frame);
+      const soon = window.requestIdleCallback ?? ((fn: () => void) => setTimeout(fn, 200));
+      soon(() => {
+        void loadShapes(frames[(current + 1) % frames.length]!);
+        void loadShapes(frames[(current - 1 + frames.length) % frames.length]!);
+      });
     }
   };
   const turn = (step: number) => show(current + step, true);
@@ -145,11 +156,71 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
       const holds = (frame: HTMLElement) => frame.querySelector(`[data-apartment-id="${CSS.escape(apartmentId)}"]`) !== null;
       if (holds(frames[current]!)) return true;
       const index = frames.findIndex(holds);
-      if (index < 0) return false;
-      show(index, true);
-      return true;
+      if (index >= 0) {
+        show(index, true);
+        return true;
+      }
+      // Not in a frame whose shapes are here: fetch the others' (once), then turn to one that has it.
+      const pending = frames.filter((f) => $('svg.overlay[data-pending]', f));
+      if (pending.length === 0) return false;
+      void Promise.all(pending.map(loadShapes)).then(() => {
+        const found = frames.findIndex(holds);
+        if (found >= 0 && !holds(frames[current]!)) show(found, true);
+      });
+      return false;
     },
   };
+}
+
+/** The apartment id a home's page link names (`…/homes/{id}`), or undefined. */
+const HOME_LINK = /\/homes\/([0-9a-f-]{36})$/i;
+
+/**
+ * The server writes a home's shape once: `g.status-{status} > a[href="…/homes/{id}"][aria-label] > path`
+ * (the 2,000-home budget). The hooks the rest of the script and its tests use are added here, from the link
+ * and its group: `a.shape-link[data-apartment-id][data-status]`.
+ */
+function hydrateShapes(frame: HTMLElement): void {
+  for (const link of $$<SVGAElement>('svg.overlay > g > a[href]', frame)) {
+    const id = HOME_LINK.exec(link.getAttribute('href') ?? '')?.[1];
+    if (!id) continue;
+    link.dataset.apartmentId = id.toLowerCase();
+    link.dataset.status = (link.parentElement?.getAttribute('class') ?? '').replace(/^status-/, '');
+    link.classList.add('shape-link');
+  }
+}
+
+/** The fetches of frames' shapes under way or done (a frame's overlay is fetched once). */
+const loading = new WeakMap<Element, Promise<void>>();
+
+/**
+ * Puts a frame's shapes in its empty overlay (`svg.overlay[data-pending]`, every frame but the one the
+ * server showed): `?part=frame&frame={id}`, the same server render. The overlay keeps its size (it is
+ * absolutely placed over the image), so nothing moves. Tells the page (`page:shapes`, bubbling) so the
+ * selection and the filter reach the new shapes. A failed fetch leaves it pending: the next showing tries again.
+ */
+function loadShapes(frame: HTMLElement): Promise<void> {
+  const overlay = $('svg.overlay[data-pending]', frame);
+  if (!overlay) return Promise.resolve();
+  let done = loading.get(overlay);
+  if (!done) {
+    const params = new URLSearchParams({ part: 'frame', frame: frame.dataset.frameId ?? '' });
+    done = fetch(`${document.body.dataset.path || '/'}?${params}`, { headers: { accept: 'text/html' } })
+      .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
+      .then((html) => {
+        const got = new DOMParser().parseFromString(html, 'text/html').querySelector('svg.overlay');
+        if (!got) throw new Error('no shapes');
+        overlay.replaceChildren(...Array.from(document.importNode(got, true).childNodes));
+        overlay.removeAttribute('data-pending');
+        hydrateShapes(frame);
+        overlay.dispatchEvent(new CustomEvent('page:shapes', { bubbles: true }));
+      })
+      .catch(() => {
+        loading.delete(overlay);
+      });
+    loading.set(overlay, done);
+  }
+  return done;
 }
 
 /** The sidebar's Hide/Show button (absent with disableHidingSidebar): the render takes the whole width. */
@@ -172,11 +243,11 @@ function initLabels(root: HTMLElement): void {
   let label: HTMLElement | null = null;
   const hide = () => label?.remove();
   const showFor = (target: EventTarget | null) => {
-    const link = (target as Element | null)?.closest?.<SVGAElement>('svg a[data-label]');
+    const link = (target as Element | null)?.closest?.<SVGAElement>('svg a[aria-label]');
     const stage = link?.closest<HTMLElement>('.frame-stage');
     if (!link || !stage || link.closest(NAVIGATOR) !== root) return hide();
     label ??= el('span', { class: 'shape-label', 'aria-hidden': 'true' });
-    label.textContent = link.dataset.label ?? '';
+    label.textContent = link.getAttribute('aria-label') ?? '';
     const box = link.getBoundingClientRect();
     const outer = stage.getBoundingClientRect();
     label.style.left = `${Math.round(box.left - outer.left + box.width / 2)}px`;

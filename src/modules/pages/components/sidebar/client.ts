@@ -100,6 +100,10 @@ export function initSelection(navigators: Navigator[], words: Words): void {
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') close(false);
   });
+  // A frame's shapes arrived (client/navigator.ts): the open home's shape is marked there too.
+  document.addEventListener('page:shapes', () => {
+    if (openId) mark(openId);
+  });
   addEventListener('popstate', () => {
     const match = HOME_PATH.exec(location.pathname);
     if (match?.[1]) void open(match[1].toLowerCase(), false);
@@ -127,6 +131,9 @@ const factsOf = (row: HTMLElement): HomeFacts => ({
  * leaves out are `hidden`, their shapes faded; the count line says how many match.
  */
 export function initFilters(form: HTMLFormElement, words: Words): () => void {
+  // A long list is shown a page at a time (render/sidebar.tsx): only the server has every home, so its
+  // form stays a GET of the page (as without JavaScript).
+  if ($('table[data-paged]')) return () => undefined;
   const rows = $$(ROWS);
   const count = $('#apartments-count');
   const apply = () => {
@@ -157,5 +164,7 @@ export function initFilters(form: HTMLFormElement, words: Words): () => void {
   form.addEventListener('input', apply);
   form.addEventListener('change', apply);
   form.addEventListener('reset', () => setTimeout(apply));
+  // A frame's shapes arrived: those the filter leaves out fade there too.
+  document.addEventListener('page:shapes', apply);
   return apply;
 }

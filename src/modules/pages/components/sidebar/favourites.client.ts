@@ -30,7 +30,7 @@ export function initFavourites(refilter: () => void, words: Words): void {
     }
   };
   const paint = () => {
-    for (const button of $$('button[data-favourite]')) button.setAttribute('aria-pressed', String(saved.has(button.dataset.favourite ?? '')));
+    for (const button of $$('button[data-favourite]')) button.setAttribute('aria-pressed', String(saved.has(homeOf(button))));
     for (const row of $$('tr[data-apartment-id]')) row.dataset.favourite = String(saved.has(row.dataset.apartmentId ?? ''));
     if (share) {
       // Only homes this page lists (a favourite of a home since hidden is left out).
@@ -43,7 +43,7 @@ export function initFavourites(refilter: () => void, words: Words): void {
   };
   document.addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-favourite]');
-    const id = button?.dataset.favourite;
+    const id = button ? homeOf(button) : undefined;
     if (!id) return;
     if (saved.has(id)) saved.delete(id);
     else saved.add(id);
@@ -82,3 +82,6 @@ export function initFavourites(refilter: () => void, words: Words): void {
   paint();
   refilter();
 }
+
+/** The home a Save button is for: its own `data-favourite` (a card), else its row's (written once per row). */
+const homeOf = (button: HTMLElement) => button.dataset.favourite || (button.closest<HTMLElement>('tr[data-apartment-id]')?.dataset.apartmentId ?? '');

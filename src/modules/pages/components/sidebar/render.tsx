@@ -1,7 +1,7 @@
 import type { Apartment } from '../../../apartments/schemas.js';
 import type { Estate } from '../../../estates/schemas.js';
 import { area, homeHref, integer, shownPrice } from '../../render/format.js';
-import { type HomeFacts, type ListFilter, PUBLIC_STATUSES, matches } from '../../shared/filter.js';
+import { type HomeFacts, LIST_PAGE_SIZE, type ListFilter, PUBLIC_STATUSES, filterQuery, matches } from '../../shared/filter.js';
 import type { Translate } from '../../shared/words.js';
 
 export const LIST_COLUMNS = ['status', 'rooms', 'area', 'floor', 'price'] as const;
@@ -26,9 +26,10 @@ export function factsOf(a: Apartment): HomeFacts {
 export const filtered = (apartments: Apartment[], filter: ListFilter) => apartments.filter((a) => matches(factsOf(a), { ...filter, favourites: false }));
 
 /** A home's Save toggle (favouritesEnabled): kept in this browser by the script; unseen without it. */
-export function FavouriteButton(props: { id: string; name: string; t: Translate }) {
+export function FavouriteButton(props: { id?: string | undefined; name: string; t: Translate }) {
+  // In a row the id is the row's (`data-favourite` empty: written once per row); on a card its own.
   return (
-    <button type="button" class="fav" aria-pressed="false" aria-label={props.t('saveHome', { name: props.name })} data-favourite={props.id}>
+    <button type="button" class="fav" aria-pressed="false" aria-label={props.t('saveHome', { name: props.name })} data-favourite={props.id ?? ''}>
       ♥
     </button>
   );
@@ -169,6 +170,29 @@ function Filters(props: {
   );
 }
 
+/** The pages of a long list (GOV.UK's pagination: previous, where you are, next), each a GET of the page. */
+function ListPages(props: { path: string; filter: ListFilter; page: number; pages: number; t: Translate }) {
+  const { page, pages, t } = props;
+  const href = (n: number) => `${props.path}${filterQuery({ ...props.filter, page: n > 1 ? n : undefined })}#apartments`;
+  return (
+    <nav class="list-pages" aria-label={t('listPages')}>
+      {page > 1 ? (
+        <a href={href(page - 1)} rel="prev">
+          <span aria-hidden="true">‹ </span>
+          {t('previousPage')}
+        </a>
+      ) : null}
+      <span>{t('pageOf', { page, pages })}</span>
+      {page < pages ? (
+        <a href={href(page + 1)} rel="next">
+          {t('nextPage')}
+          <span aria-hidden="true"> ›</span>
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
 /**
  * The sidebar (`complementary` "Homes"): the legend, the panel the selected home's card opens in (with
  * JavaScript; without it each home's link opens its own page), the filters and a compact list whose
@@ -192,8 +216,17 @@ export function Sidebar(props: {
   const visible = props.apartments.filter((a) => a.status !== 'HIDDEN');
   const rows = filtered(props.apartments, props.filter);
   const shown = new Set(rows.map((a) => a.id));
+  // A long list is shown a page at a time (the rows that match, by the server: the script's filter needs
+  // every row, so it leaves a paged list's form to the server); a short one holds every home, those the
+  // filter leaves out hidden (the script filters the same rows in place).
+  const paged = visible.length > LIST_PAGE_SIZE;
+  const pages = Math.max(1, Math.ceil(rows.length / LIST_PAGE_SIZE));
+  const page = Math.min(props.filter.page ?? 1, pages);
+  const listed = paged ? rows.slice((page - 1) * LIST_PAGE_SIZE, page * LIST_PAGE_SIZE) : visible;
   const distinct = (values: Array<number | undefined>) => [...new Set(values.filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
   const show = (c: string) => !columns.has(c);
+  // Only a list that can be filtered by building says each home's (the filter's field: Filters below).
+  const buildingFilter = !hiddenSet(props.hideFilters).has('building') && props.buildings.length >= 2;
   return (
     <aside class="sidebar" id="apartments" aria-label={t('homes')} data-module="homes">
       <div class="home-panel" id="home-panel" data-home-panel hidden />
@@ -213,7 +246,7 @@ export function Sidebar(props: {
         <p class="count" id="apartments-count" aria-live="polite">
           {rows.length === visible.length ? t('homesCount', { count: rows.length }) : t('homesOf', { shown: rows.length, total: visible.length })}
         </p>
-        <table class="homes">
+        <table class="homes" data-paged={paged ? '' : undefined}>
           <caption class="visually-hidden">{t('homesCaption')}</caption>
           <thead>
             <tr>
@@ -235,20 +268,19 @@ export function Sidebar(props: {
             </tr>
           </thead>
           <tbody>
-            {visible.map((a) => {
+            {listed.map((a) => {
               const facts = factsOf(a);
               return (
                 // Every home is a row; those the filter leaves out are hidden (the script filters the same rows).
                 <tr
                   hidden={!shown.has(a.id)}
                   key={a.id}
-                  id={`row-${a.id}`}
                   data-apartment-id={a.id}
                   data-status={a.status.toLowerCase()}
                   data-rooms={facts.rooms}
                   data-floor={facts.floor}
                   data-price-cents={facts.priceCents}
-                  data-building={facts.building}
+                  data-building={buildingFilter ? facts.building : undefined}
                 >
                   <th scope="row">
                     <a href={homeHref(props.path, a.id)}>{a.name}</a>
@@ -264,7 +296,7 @@ export function Sidebar(props: {
                   {show('price') ? <td class="num">{shownPrice(a, locale) ?? t('onRequest')}</td> : null}
                   {favourites ? (
                     <td class="fav-cell">
-                      <FavouriteButton id={a.id} name={a.name} t={t} />
+                      <FavouriteButton name={a.name} t={t} />
                     </td>
                   ) : null}
                 </tr>
@@ -272,8 +304,9 @@ export function Sidebar(props: {
             })}
           </tbody>
         </table>
-        {/* The first paint waits for this marker (head.tsx `paintAfter`): the list is laid out whole. */}
+        {/* The first paint waits for this marker (head/render.tsx `paintAfter`): the list is laid out whole. */}
         <span id="apartments-end" />
+        {paged && pages > 1 ? <ListPages path={props.path} filter={props.filter} page={page} pages={pages} t={t} /> : null}
       </div>
     </aside>
   );
