@@ -5,13 +5,16 @@ import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js'
 import { type RowsContext, STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
 import { formatPrice } from './apartments-csv.js';
 
-/** The row as the screen rendered it with preact (before apartmentRowsHtml; its version now updatedAt), written with `h`: the oracle. */
-function preactRow(a: Apartment, ctx: RowsContext) {
-  const row = `row-${a.id}`;
+/**
+ * The row as JSX would render it with preact, written with `h`: the oracle. The screen rendered these rows with preact before
+ * apartmentRowsHtml (then with the apartment's id as the form's id, `type` on the price and button, `novalidate`, an id per checkbox).
+ */
+function preactRow(a: Apartment, n: number, ctx: RowsContext) {
+  const row = `r${n}`;
   const error = ctx.rowErrors?.[a.id];
   const cells = ctx.editable
     ? [
-        h('td', null, h('input', { type: 'checkbox', form: 'bulk', name: 'ids', value: a.id, id: `select-${a.id}`, 'aria-label': `Select ${a.name}` })),
+        h('td', null, h('input', { type: 'checkbox', form: 'bulk', name: 'ids', value: a.id, 'aria-label': `Select ${a.name}` })),
         h('th', { scope: 'row' }, a.name),
         h('td', null, a.building.name),
         h(
@@ -30,7 +33,6 @@ function preactRow(a: Apartment, ctx: RowsContext) {
           h('input', {
             form: row,
             name: 'price',
-            type: 'text',
             inputMode: 'decimal',
             value: formatPrice(a.priceCents),
             'aria-label': `Price of ${a.name}${a.currency ? ` (${a.currency})` : ''}`,
@@ -46,11 +48,11 @@ function preactRow(a: Apartment, ctx: RowsContext) {
           null,
           h(
             'form',
-            { method: 'post', action: `${ctx.base}/${a.id}`, class: 'inline', id: row, novalidate: true },
+            { method: 'post', action: `${ctx.base}/${a.id}`, class: 'inline', id: row },
             h('input', { type: 'hidden', name: '_csrf', value: ctx.csrf }),
             h('input', { type: 'hidden', name: 'version', value: a.updatedAt }),
             h('input', { type: 'hidden', name: 'back', value: ctx.back }),
-            h('button', { type: 'submit', class: 'secondary' }, 'Save', h('span', { class: 'visually-hidden' }, ' ', a.name)),
+            h('button', { class: 'secondary' }, 'Save', h('span', { class: 'visually-hidden' }, ' ', a.name)),
           ),
         ),
       ]
@@ -84,7 +86,7 @@ describe('apartmentRowsHtml', () => {
     { base: '/dashboard/o/org/apartments', csrf: 'c', back: '', editable: false },
   ];
   it.each(contexts.map((ctx, i) => [i, ctx] as const))('writes exactly the markup preact rendered, every value escaped (context %i)', (_, ctx) => {
-    const expected = apartments.map((a) => renderToString(preactRow(a, ctx))).join('');
+    const expected = apartments.map((a, n) => renderToString(preactRow(a, n, ctx))).join('');
     const html = apartmentRowsHtml(apartments, ctx);
     expect(html).toBe(expected);
     expect(html).not.toContain('<script>');

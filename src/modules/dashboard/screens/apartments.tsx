@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BoundWork, boundWork } from '../../../db/bound-work.js';
 import { AppError } from '../../../errors.js';
 import { isUuid } from '../../../ids.js';
+import type { CompressibleBody } from '../../../http/compression.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
 import { Notice, PostForm, Problem } from '../render/forms.js';
@@ -51,12 +52,27 @@ function filterOf(query: Record<string, unknown>): Filter {
 
 const queryOf = (f: Filter) => new URLSearchParams(Object.entries(f).filter(([, v]) => v !== undefined) as Array<[string, string]>).toString();
 
+/**
+ * A kept list's items, parsed once: the list cache (apartments/lists.ts) answers the same body while nothing
+ * changed, so 2,000 apartments are parsed on the first screen after a change, not on every one (the parse cost
+ * about as much as the API's four pages; docs/performance.md, "The dashboard"). Read only, never changed.
+ */
+const parsedItems = new WeakMap<CompressibleBody, readonly Apartment[]>();
+function itemsOf(body: CompressibleBody): readonly Apartment[] {
+  let items = parsedItems.get(body);
+  if (!items) {
+    items = (JSON.parse(body.identity.toString('utf8')) as { items: Apartment[] }).items;
+    parsedItems.set(body, items);
+  }
+  return items;
+}
+
 interface TableState {
   ctx: OrgContext;
   estates: Estate[];
   estate: Estate | undefined;
   filter: Filter;
-  apartments: Apartment[];
+  apartments: readonly Apartment[];
   rowErrors?: Record<string, string>;
   problem?: string | undefined;
   done?: string | undefined;
@@ -273,7 +289,7 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
     if (filter.estateId && estate?.id !== filter.estateId) throw new AppError('notFound', `Estate with id ${filter.estateId} not found`);
     // A building of another estate (the estate was switched in the filter): all buildings.
     if (filter.buildingId && !estate?.buildings.some((b) => b.id === filter.buildingId)) filter.buildingId = undefined;
-    let items: Apartment[] = [];
+    let items: readonly Apartment[] = [];
     if (estate) {
       const listed = await apartments.lists.list(ctx.org.organizationId, {
         estateId: estate.id,
@@ -281,7 +297,7 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
         ...(filter.status ? { status: filter.status } : {}),
         sort: (filter.sort ?? 'name') as 'name',
       });
-      items = (JSON.parse(listed.body.identity.toString('utf8')) as { items: Apartment[] }).items;
+      items = itemsOf(listed.body);
     }
     return { estates: list, estate, apartments: items, filter: { ...filter, ...(estate ? { estateId: estate.id } : {}) } };
   };
@@ -367,8 +383,7 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
   };
   const planFor = async (ctx: OrgContext, estate: Estate, csv: string) => {
     const listed = await apartments.lists.list(ctx.org.organizationId, { estateId: estate.id });
-    const current = (JSON.parse(listed.body.identity.toString('utf8')) as { items: Apartment[] }).items;
-    return planImport(csv, estate.buildings, current);
+    return planImport(csv, estate.buildings, itemsOf(listed.body));
   };
 
   app.get('/apartments/import', { schema: { hide: true }, config }, async (request, reply) => {
