@@ -5,7 +5,7 @@ import { type ThreadPriority, lowerThreadPriority } from '../../../db/pglite-thr
 /**
  * The worker side of passwords.ts: one Argon2id hash or verification per message, on this thread, which
  * first lowers its own scheduling priority to the database thread's (so a burst of sign-ins never takes a
- * core from the event loop or from the embedded database; docs/decisions.md, "Argon2 in its own thread").
+ * core from the event loop or from the embedded database; docs/decisions.md, "Argon2 on threads of its own").
  */
 const port = parentPort!;
 const { priority } = workerData as { priority?: ThreadPriority };

@@ -2,7 +2,8 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
-import { type RowsContext, STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
+import { CompressibleBody } from '../../../http/compression.js';
+import { type RowsContext, STATUS_WORDS, apartmentRowsHtml, keptApartmentRowsHtml } from './apartment-rows.js';
 import { formatPrice } from './apartments-csv.js';
 
 /**
@@ -90,5 +91,22 @@ describe('apartmentRowsHtml', () => {
     const html = apartmentRowsHtml(apartments, ctx);
     expect(html).toBe(expected);
     expect(html).not.toContain('<script>');
+  });
+
+  it('the kept rows of a list answer are the same bytes for every session, each with its own CSRF token; rows with errors are written afresh', () => {
+    const list = new CompressibleBody(Buffer.from('{}'));
+    for (const ctx of contexts) {
+      for (const csrf of ['first-token', 'second "token" <&>']) {
+        const session = { ...ctx, csrf };
+        expect(keptApartmentRowsHtml(list, apartments, session)).toBe(apartmentRowsHtml(apartments, session));
+        expect(keptApartmentRowsHtml(list, apartments, session)).toBe(apartments.map((a, n) => renderToString(preactRow(a, n, session))).join(''));
+      }
+    }
+    // Kept: a list answer's rows are made once, so other apartments under the same answer (never the case: an answer is
+    // never changed) would still show the first ones; a new answer makes them anew.
+    const session = contexts[0]!;
+    const first = keptApartmentRowsHtml(list, apartments, session);
+    expect(keptApartmentRowsHtml(list, apartments.slice(0, 1), session)).toBe(first);
+    expect(keptApartmentRowsHtml(new CompressibleBody(Buffer.from('{}')), apartments.slice(0, 1), session)).toBe(apartmentRowsHtml(apartments.slice(0, 1), session));
   });
 });

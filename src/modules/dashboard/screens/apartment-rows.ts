@@ -1,3 +1,4 @@
+import type { CompressibleBody } from '../../../http/compression.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import { formatPrice } from './apartments-csv.js';
 
@@ -68,4 +69,36 @@ export function apartmentRowsHtml(apartments: readonly Apartment[], ctx: RowsCon
     out.push(`${row}</tr>`);
   }
   return out.join('');
+}
+
+/** NUL never occurs in a value read from PostgreSQL (text cannot hold it): it marks where the CSRF token goes. */
+const CSRF_MARK = '\u0000';
+/** Variants kept per list (role, filter): a few, since one list answer is one filter already. */
+const KEPT_VARIANTS = 4;
+const keptRows = new WeakMap<CompressibleBody, Map<string, string[]>>();
+
+/**
+ * apartmentRowsHtml for the rows of a kept list answer (`list`, apartments/lists.ts), made once per answer and
+ * kept beside it: the rows with a mark for the session's CSRF token, cut at the marks, so a screen joins the
+ * pieces with its own token (the same bytes as apartmentRowsHtml; apartment-rows.test.ts compares). The list
+ * cache answers the same body until the apartments change, as the API answers its pages from it; the pieces go
+ * when the answer goes. Rows with errors (a refused save) are written afresh.
+ */
+export function keptApartmentRowsHtml(list: CompressibleBody, apartments: readonly Apartment[], ctx: RowsContext): string {
+  if (ctx.rowErrors || !ctx.csrf) return apartmentRowsHtml(apartments, ctx);
+  let variants = keptRows.get(list);
+  if (!variants) {
+    variants = new Map();
+    keptRows.set(list, variants);
+  }
+  const key = `${ctx.editable}\n${ctx.base}\n${ctx.back}`;
+  let pieces = variants.get(key);
+  if (!pieces) {
+    pieces = apartmentRowsHtml(apartments, { ...ctx, csrf: CSRF_MARK }).split(CSRF_MARK);
+    // One mark per editable row: anything else (a mark inside a value) and the rows are written afresh every time.
+    if (pieces.length !== (ctx.editable ? apartments.length : 0) + 1) return apartmentRowsHtml(apartments, ctx);
+    if (variants.size >= KEPT_VARIANTS) variants.clear();
+    variants.set(key, pieces);
+  }
+  return pieces.join(esc(ctx.csrf));
 }

@@ -10,7 +10,7 @@ import { Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
-import { STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
+import { STATUS_WORDS, apartmentRowsHtml, keptApartmentRowsHtml } from './apartment-rows.js';
 import { type ImportPlan, exportCsv, formatPrice, parsePrice, planImport } from './apartments-csv.js';
 import { STALE } from './estates.js';
 import { formOf, refusal, text } from './form-body.js';
@@ -73,6 +73,8 @@ interface TableState {
   estate: Estate | undefined;
   filter: Filter;
   apartments: readonly Apartment[];
+  /** The kept list answer the apartments were read from: their rows are kept beside it (keptApartmentRowsHtml). */
+  list?: CompressibleBody | undefined;
   rowErrors?: Record<string, string>;
   problem?: string | undefined;
   done?: string | undefined;
@@ -83,7 +85,8 @@ function ApartmentsTable(props: TableState) {
   const editable = hasRole(ctx, 'editor');
   const back = queryOf(filter);
   const base = `${ctx.base}/apartments`;
-  const rows = apartmentRowsHtml(props.apartments, { base, csrf: ctx.session.csrf, back, editable, rowErrors: props.rowErrors });
+  const rowsContext = { base, csrf: ctx.session.csrf, back, editable, rowErrors: props.rowErrors };
+  const rows = props.list ? keptApartmentRowsHtml(props.list, props.apartments, rowsContext) : apartmentRowsHtml(props.apartments, rowsContext);
   return (
     <Shell ctx={ctx} title="Apartments" current="apartments">
       <Notice text={props.done ? DONE[props.done] : undefined} />
@@ -290,6 +293,7 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
     // A building of another estate (the estate was switched in the filter): all buildings.
     if (filter.buildingId && !estate?.buildings.some((b) => b.id === filter.buildingId)) filter.buildingId = undefined;
     let items: readonly Apartment[] = [];
+    let body: CompressibleBody | undefined;
     if (estate) {
       const listed = await apartments.lists.list(ctx.org.organizationId, {
         estateId: estate.id,
@@ -298,8 +302,9 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
         sort: (filter.sort ?? 'name') as 'name',
       });
       items = itemsOf(listed.body);
+      body = listed.body;
     }
-    return { estates: list, estate, apartments: items, filter: { ...filter, ...(estate ? { estateId: estate.id } : {}) } };
+    return { estates: list, estate, apartments: items, list: body, filter: { ...filter, ...(estate ? { estateId: estate.id } : {}) } };
   };
   const table = async (reply: FastifyReply, ctx: OrgContext, filter: Filter, extra: Partial<TableState> = {}, status = 200) =>
     sendHtml(reply, <ApartmentsTable ctx={ctx} {...(await load(ctx, filter))} {...extra} />, status);
