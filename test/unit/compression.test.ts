@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { constants, brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompressibleBody, FAST_FROM_BYTES, installCompression, negotiateEncoding, sendCompressible } from '../../src/http/compression.js';
@@ -10,9 +10,10 @@ describe('compression of answers', () => {
   const html = `<!doctype html><html><body>${'<p>Apartment 3.02, two rooms, balcony</p>'.repeat(100)}</body></html>`;
   const kept = new CompressibleBody(Buffer.from(html));
   // A large answer: about 2,000 table rows, varied enough that brotli 1 and 5 give different bytes.
-  const large = `<table>${Array.from({ length: 2000 }, (_, i) => `<tr id="a-${(i * 7919).toString(36)}"><td>Unit ${i}</td><td>${40_000_000 + i * 13}</td></tr>`).join('')}</table>`.repeat(
-    3,
-  );
+  const large =
+    `<table>${Array.from({ length: 2000 }, (_, i) => `<tr id="a-${(i * 7919).toString(36)}"><td>Unit ${i}</td><td>${40_000_000 + i * 13}</td></tr>`).join('')}</table>`.repeat(
+      3,
+    );
   const keptLarge = new CompressibleBody(Buffer.from(large));
   const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(4000, 7)]);
 
@@ -65,7 +66,11 @@ describe('compression of answers', () => {
     expect(bytes.length).toBeGreaterThanOrEqual(FAST_FROM_BYTES);
     const brotli = (quality: number) =>
       brotliCompressSync(bytes, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: quality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
       });
     expect(brotli(1).equals(brotli(5))).toBe(false);
     expect(gzipSync(bytes, { level: 1 }).equals(gzipSync(bytes, { level: 6 }))).toBe(false);

@@ -1,8 +1,8 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import { CompressibleBody } from '../../../http/compression.js';
+import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import { type RowsContext, STATUS_WORDS, apartmentRowsHtml, keptApartmentRowsHtml } from './apartment-rows.js';
 import { formatPrice } from './apartments-csv.js';
 
@@ -107,6 +107,8 @@ describe('apartmentRowsHtml', () => {
     const session = contexts[0]!;
     const first = keptApartmentRowsHtml(list, apartments, session);
     expect(keptApartmentRowsHtml(list, apartments.slice(0, 1), session)).toBe(first);
-    expect(keptApartmentRowsHtml(new CompressibleBody(Buffer.from('{}')), apartments.slice(0, 1), session)).toBe(apartmentRowsHtml(apartments.slice(0, 1), session));
+    expect(keptApartmentRowsHtml(new CompressibleBody(Buffer.from('{}')), apartments.slice(0, 1), session)).toBe(
+      apartmentRowsHtml(apartments.slice(0, 1), session),
+    );
   });
 });

@@ -59,7 +59,11 @@ const norm = (s: string) => s.trim().toLowerCase();
  * known one is changed (only the columns given), an unknown one created. Nothing is written here: the
  * screen shows this plan, then applies the same plan after confirmation. Any error blocks the import.
  */
-export function planImport(text: string, buildings: Array<{ id: string; name: string }>, apartments: readonly Apartment[]): ImportPlan & { lines: ImportLine[] } {
+export function planImport(
+  text: string,
+  buildings: Array<{ id: string; name: string }>,
+  apartments: readonly Apartment[],
+): ImportPlan & { lines: ImportLine[] } {
   const plan: ImportPlan & { lines: ImportLine[] } = { creates: [], updates: [], unchanged: 0, errors: [], lines: [] };
   let records: string[][];
   try {
