@@ -64,25 +64,42 @@ function onThread<T>(job: Job): Promise<T> {
   });
 }
 
-let running = 0;
-const waiting: Array<() => void> = [];
+/** At most `max` jobs run at once; the others wait in order of arrival, in process memory. */
+function gate(max: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    load: () => ({ running, waiting: waiting.length }),
+    async run<T>(job: () => Promise<T>): Promise<T> {
+      if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+      else running++;
+      try {
+        return await job();
+      } finally {
+        const next = waiting.shift();
+        // The slot passes to the next waiter as it is (running stays counted), or is given back.
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}
+
+const argon2Gate = gate(ARGON2_RUNNING_MAX);
+const gated = <T>(job: () => Promise<T>) => argon2Gate.run(job);
 
 /** Argon2 jobs running and waiting now (tests). */
-export const argon2Load = () => ({ running, waiting: waiting.length });
+export const argon2Load = argon2Gate.load;
 
-/** Runs `job` once fewer than ARGON2_RUNNING_MAX others run; the others wait in order of arrival. */
-async function gated<T>(job: () => Promise<T>): Promise<T> {
-  if (running >= ARGON2_RUNNING_MAX) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await job();
-  } finally {
-    const next = waiting.shift();
-    // The slot passes to the next waiter as it is (running stays counted), or is given back.
-    if (next) next();
-    else running--;
-  }
-}
+/**
+ * Sign-ins in progress at once, their statements and their hash together: one more than the hashes that run,
+ * so the next one's reads overlap the running hash. On PGlite (one thread runs every statement in turn) twenty
+ * sign-ins at once put forty statements in front of any other request's; now they wait here instead
+ * (docs/decisions.md, "Argon2 on threads of its own").
+ */
+export const SIGN_INS_RUNNING_MAX = ARGON2_RUNNING_MAX + 1;
+const signInGate = gate(SIGN_INS_RUNNING_MAX);
+export const inSignInSlot = <T>(job: () => Promise<T>): Promise<T> => signInGate.run(job);
 
 /**
  * Argon2id (the @node-rs/argon2 defaults are OWASP's second option: 19 MiB, 2 passes, 1 lane), off the
