@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { type DataDirLock, acquireDataDirLock } from './db/data-dir-lock.js';
 import { loadMigrations, migrate } from './db/migrate.js';
+import { setHashingPriority } from './modules/dashboard/people/hashing-priority.js';
 import { type StartupLog, describeDatabase, describeMigrations } from './startup-log.js';
 
 export interface Runtime {
@@ -41,6 +42,8 @@ export async function openRuntime(
       thread: true,
       threadPriority: config.databaseThreadPriority,
     });
+    // Password hashing yields the CPU as the database thread does (dashboard/people/passwords.ts).
+    setHashingPriority(config.databaseThreadPriority);
     const started = performance.now();
     const applied = await migrate(db).catch(async (err: unknown) => {
       await db.close();

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { TextQueryOptions } from './pglite-prepared.js';
 
@@ -32,6 +35,32 @@ export const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'];
  * docs/performance.md (issue 14); docs/decisions.md says when to choose +19 instead.
  */
 export const DATABASE_THREAD_PRIORITY: ThreadPriority = 'idle';
+
+/**
+ * Lowers the calling thread's scheduling priority (the PGlite worker, the Argon2 workers of
+ * dashboard/people/passwords.ts; Linux, /proc/thread-self names the thread): its own nice value, 19 for
+ * `idle`, then for `idle` the SCHED_IDLE policy. Node has no call for a policy, so
+ * util-linux's `chrt` sets it (found at a fixed path, never through PATH; fixed arguments; once at start).
+ * Best effort: without /proc the thread keeps the process's priority, without `chrt` it keeps nice 19.
+ */
+export function lowerThreadPriority(priority: ThreadPriority): void {
+  let tid: number;
+  try {
+    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid) || tid <= 0) return;
+    setPriority(tid, priority === 'idle' ? 19 : Math.min(19, getPriority(tid) + priority));
+  } catch {
+    return; // not Linux, or not permitted: nothing to do
+  }
+  if (priority !== 'idle') return;
+  const chrt = CHRT_PATHS.find((p) => existsSync(p));
+  if (!chrt) return;
+  try {
+    execFileSync(chrt, ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
+  } catch {
+    // not permitted: nice 19 stays
+  }
+}
 
 /** A rejected call's error as the worker sends it: message and the fields PostgreSQL errors carry (code, constraint…). */
 type WireError = { message: string } & Record<string, unknown>;

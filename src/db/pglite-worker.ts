@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_PARSERS } from './client.js';
 import { type TextQueryOptions, queryPrepared, queryText } from './pglite-prepared.js';
-import { CHRT_PATHS, type ThreadPriority } from './pglite-thread.js';
+import { type ThreadPriority, lowerThreadPriority } from './pglite-thread.js';
 
 /**
  * The worker side of src/db/pglite-thread.ts: owns the PGlite instance and answers one message per
@@ -14,7 +11,7 @@ import { CHRT_PATHS, type ThreadPriority } from './pglite-thread.js';
  */
 const port = parentPort!;
 const { priority } = workerData as { dataDir: string; priority?: ThreadPriority };
-if (priority) lowerPriority(priority);
+if (priority) lowerThreadPriority(priority);
 const ROLLBACK = Symbol('rollback');
 const db = await PGlite.create((workerData as { dataDir: string }).dataDir, { parsers: PGLITE_PARSERS });
 const open = new Map<number, { tx: Transaction; decide(commit: boolean): void; outcome: Promise<unknown> }>();
@@ -27,31 +24,6 @@ type Message =
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean };
-
-/**
- * Lowers this thread's scheduling priority (Linux; /proc/thread-self names the thread): its own nice
- * value, 19 for `idle`, then for `idle` the SCHED_IDLE policy. Node has no call for a policy, so
- * util-linux's `chrt` sets it (found at a fixed path, never through PATH; fixed arguments; once at start).
- * Best effort: without /proc the thread keeps the process's priority, without `chrt` it keeps nice 19.
- */
-function lowerPriority(priority: ThreadPriority): void {
-  let tid: number;
-  try {
-    tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid) || tid <= 0) return;
-    setPriority(tid, priority === 'idle' ? 19 : Math.min(19, getPriority(tid) + priority));
-  } catch {
-    return; // not Linux, or not permitted: nothing to do
-  }
-  if (priority !== 'idle') return;
-  const chrt = CHRT_PATHS.find((p) => existsSync(p));
-  if (!chrt) return;
-  try {
-    execFileSync(chrt, ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 });
-  } catch {
-    // not permitted: nice 19 stays
-  }
-}
 
 /** An error as plain data: postMessage keeps only the message of an Error, not PostgreSQL's code or constraint. */
 function wire(err: unknown) {

@@ -12,9 +12,10 @@ import { addRouteHook } from './route-config.js';
  * An answer the service keeps (a list, a public page) is compressed once, not per request: the route
  * sends a CompressibleBody with sendCompressible, and the hook answers each encoding from the bytes that
  * body keeps (compressed on the first request that asks for it). Any other answer is compressed per
- * request. Never compressed: streams (files, their Range answers), 204/206/304, an answer that already
- * has a Content-Encoding or a Content-Range, any other type (images, PDFs, archives), and the routes
- * whose config says `compress: false` (/files).
+ * request, a large one (FAST_FROM_BYTES) with each format's fastest setting. Never compressed: streams
+ * (files, their Range answers), 204/206/304, an answer that already has a Content-Encoding or a
+ * Content-Range, any other type (images, PDFs, archives), and the routes whose config says
+ * `compress: false` (/files).
  *
  * The ETag is the same for every encoding (the identity bytes' tag), as @fastify/compress and
  * Express's compression leave it: an If-Match on PATCH keeps working whatever the GET was sent in, and
@@ -27,10 +28,20 @@ export type Encoding = 'br' | 'gzip';
 export const COMPRESS_MIN_BYTES = 1024;
 /**
  * Brotli quality 5 and gzip level 6: brotli's default (11) took seconds for a 500 kB list; 5 makes the
- * apartment lists smaller than gzip -9 in a fraction of its time (docs/performance.md, issue 29).
+ * apartment lists smaller than gzip -9 in a fraction of its time (docs/performance.md, issue 29). What a
+ * kept answer (compressed once) and any answer under FAST_FROM_BYTES get.
  */
 const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
+/**
+ * A large answer compressed per request (a dashboard screen: 2,000 apartments are about 2 MB of HTML)
+ * gets each format's fastest setting instead: on the apartments screen brotli 1 took 6 ms where 5 took
+ * 45 ms, gzip 1 8 ms where 6 took 40 ms, for 10-60% more bytes (docs/performance.md, "The dashboard").
+ * Below this size either setting costs well under a millisecond, so the smaller answer wins.
+ */
+export const FAST_FROM_BYTES = 256 * 1024;
+const FAST_BROTLI_QUALITY = 1;
+const FAST_GZIP_LEVEL = 1;
 
 const COMPRESSIBLE_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/html|text\/css|text\/javascript)\s*(?:;|$)/i;
 
@@ -40,18 +51,22 @@ const gzipped = promisify(gzip);
 /** Compressions made by this process (every encoding of every answer): a kept answer adds one per encoding, ever. */
 export const compressionStats = { made: 0 };
 
-/** The bytes of `identity` in `encoding` (zlib's thread pool: the event loop never waits for it). */
-export function compress(identity: Buffer, encoding: Encoding): Promise<Buffer> {
+/**
+ * The bytes of `identity` in `encoding` (zlib's thread pool: the event loop never waits for it). `perRequest`:
+ * made for one answer only, so a large one gets the fast setting (FAST_FROM_BYTES).
+ */
+export function compress(identity: Buffer, encoding: Encoding, perRequest = false): Promise<Buffer> {
   compressionStats.made++;
+  const fast = perRequest && identity.length >= FAST_FROM_BYTES;
   return encoding === 'br'
     ? brotli(identity, {
         params: {
-          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+          [constants.BROTLI_PARAM_QUALITY]: fast ? FAST_BROTLI_QUALITY : BROTLI_QUALITY,
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
         },
       })
-    : gzipped(identity, { level: GZIP_LEVEL });
+    : gzipped(identity, { level: fast ? FAST_GZIP_LEVEL : GZIP_LEVEL });
 }
 
 /**
@@ -145,7 +160,7 @@ async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unk
   if (!encoding) return payload;
   const kept = reply.compressible;
   const bytes =
-    kept && kept.identity === payload ? await kept.encode(encoding) : await compress(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), encoding);
+    kept && kept.identity === payload ? await kept.encode(encoding) : await compress(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), encoding, true);
   reply.header('content-encoding', encoding);
   reply.removeHeader('content-length');
   return bytes;

@@ -109,7 +109,7 @@ describe('dashboard screens', () => {
     expect([...none.body.matchAll(/<th scope="row">/g)]).toHaveLength(0);
 
     const a1 = (await apartmentsOf()).find((x) => x.name === 'A-1')!;
-    const version = new RegExp(`id="row-${a1.id}"[^]*?name="version" value="([^"]+)"`).exec(table.body)![1]!.replace(/&quot;/g, '"');
+    const version = new RegExp(`action="[^"]*/${a1.id}"[^]*?name="version" value="([^"]+)"`).exec(table.body)![1]!.replace(/&quot;/g, '"');
     const bad = await editor.post(`${base}/apartments/${a1.id}`, { version, status: 'ACTIVE', price: 'lots', back: `estateId=${estateId}` });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain(`id="price-error-${a1.id}"`);

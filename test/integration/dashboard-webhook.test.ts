@@ -74,7 +74,7 @@ describe('dashboard writes seen by a webhook receiver', () => {
     const base = `/dashboard/o/${org.id}`;
     const table = await editor.get(`${base}/apartments?estateId=${estateId}`);
     expect(table.statusCode).toBe(200);
-    const version = new RegExp(`id="row-${apartmentId}"[^]*?name="version" value="([^"]+)"`).exec(table.body)![1]!.replace(/&quot;/g, '"');
+    const version = new RegExp(`action="[^"]*/${apartmentId}"[^]*?name="version" value="([^"]+)"`).exec(table.body)![1]!.replace(/&quot;/g, '"');
     const saved = await editor.post(`${base}/apartments/${apartmentId}`, { version, status: 'ACTIVE', price: '295000', back: `estateId=${estateId}` });
     expect(saved.statusCode, saved.body.slice(0, 300)).toBe(303);
     await waitForEvents(1);

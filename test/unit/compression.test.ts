@@ -1,14 +1,20 @@
 import { Readable } from 'node:stream';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { constants, brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompressibleBody, installCompression, negotiateEncoding, sendCompressible } from '../../src/http/compression.js';
+import { CompressibleBody, FAST_FROM_BYTES, installCompression, negotiateEncoding, sendCompressible } from '../../src/http/compression.js';
 
 /** The compression hook on a Fastify app of its own: HTML (the public page) and JSON compressed, nothing else. */
 describe('compression of answers', () => {
   let app: FastifyInstance;
   const html = `<!doctype html><html><body>${'<p>Apartment 3.02, two rooms, balcony</p>'.repeat(100)}</body></html>`;
   const kept = new CompressibleBody(Buffer.from(html));
+  // A large answer: about 2,000 table rows, varied enough that brotli 1 and 5 give different bytes.
+  const large =
+    `<table>${Array.from({ length: 2000 }, (_, i) => `<tr id="a-${(i * 7919).toString(36)}"><td>Unit ${i}</td><td>${40_000_000 + i * 13}</td></tr>`).join('')}</table>`.repeat(
+      3,
+    );
+  const keptLarge = new CompressibleBody(Buffer.from(large));
   const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(4000, 7)]);
 
   beforeAll(async () => {
@@ -16,6 +22,8 @@ describe('compression of answers', () => {
     installCompression(app);
     app.get('/page', (_req, reply) => reply.type('text/html; charset=utf-8').send(html));
     app.get('/kept', (_req, reply) => sendCompressible(reply, kept, 'text/html; charset=utf-8'));
+    app.get('/large', (_req, reply) => reply.type('text/html; charset=utf-8').send(large));
+    app.get('/kept-large', (_req, reply) => sendCompressible(reply, keptLarge, 'text/html; charset=utf-8'));
     app.get('/small', (_req, reply) => reply.type('application/json').send(JSON.stringify({ ok: true })));
     app.get('/problem', (_req, reply) => reply.type('application/problem+json').send(JSON.stringify({ detail: 'x'.repeat(2000) })));
     app.get('/image', (_req, reply) => reply.type('image/png').send(png));
@@ -51,6 +59,31 @@ describe('compression of answers', () => {
     expect(kept.encode('br')).toBe(promise);
     expect((await promise).equals(first.rawPayload)).toBe(true);
     expect(brotliDecompressSync(first.rawPayload).toString()).toBe(html);
+  });
+
+  it('a large answer compressed per request gets the fastest setting (brotli 1, gzip 1); a kept one brotli 5 and gzip 6', async () => {
+    const bytes = Buffer.from(large);
+    expect(bytes.length).toBeGreaterThanOrEqual(FAST_FROM_BYTES);
+    const brotli = (quality: number) =>
+      brotliCompressSync(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: quality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      });
+    expect(brotli(1).equals(brotli(5))).toBe(false);
+    expect(gzipSync(bytes, { level: 1 }).equals(gzipSync(bytes, { level: 6 }))).toBe(false);
+    const br = await get('/large', 'br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(brotli(1))).toBe(true);
+    const gzip = await get('/large', 'gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(large);
+    expect(gzip.rawPayload.subarray(10).equals(gzipSync(bytes, { level: 1 }).subarray(10))).toBe(true);
+    const keptBr = await get('/kept-large', 'br');
+    expect(keptBr.rawPayload.equals(brotli(5))).toBe(true);
+    const keptGzip = await get('/kept-large', 'gzip');
+    expect(keptGzip.rawPayload.subarray(10).equals(gzipSync(bytes, { level: 6 }).subarray(10))).toBe(true);
   });
 
   it('never compresses images, PDFs, streams or a route that opts out', async () => {

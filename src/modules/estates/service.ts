@@ -151,12 +151,15 @@ export class EstatesService {
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 100;
     if (query.buildingId !== undefined && !isUuid(query.buildingId)) return { total: 0, offset, limit, items: [] };
-    const { total, rows } = await repo.list(this.db, organizationId, {
-      ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
-      offset,
-      limit,
-    });
-    const org = await organizationsRepository.get(this.db, organizationId);
+    // The organization is read beside the page, not after it: one round trip less (the dashboard's screens list estates on every view).
+    const [{ total, rows }, org] = await Promise.all([
+      repo.list(this.db, organizationId, {
+        ...(query.buildingId !== undefined ? { buildingId: query.buildingId } : {}),
+        offset,
+        limit,
+      }),
+      organizationsRepository.get(this.db, organizationId),
+    ]);
     const buildings = await buildingsRepository.listByEstates(
       this.db,
       organizationId,

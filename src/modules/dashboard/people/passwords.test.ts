@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARGON2_RUNNING_MAX, argon2Load, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { ARGON2_RUNNING_MAX, SIGN_INS_RUNNING_MAX, argon2Load, hashPassword, inSignInSlot, passwordProblem, verifyPassword } from './passwords.js';
 
 describe('dashboard passwords', () => {
   it('refuses short, long, common (also with digits or symbols added), repetitive and e-mail-like passwords', () => {
@@ -29,5 +29,32 @@ describe('dashboard passwords', () => {
     expect(argon2Load()).toEqual({ running: ARGON2_RUNNING_MAX, waiting: 8 - ARGON2_RUNNING_MAX });
     expect(await answers).toEqual(guesses.map((_, i) => i % 2 === 1));
     expect(argon2Load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('lets at most SIGN_INS_RUNNING_MAX sign-ins run at once (one more than the hashes), the others in order of arrival', async () => {
+    expect(SIGN_INS_RUNNING_MAX).toBe(ARGON2_RUNNING_MAX + 1);
+    let now = 0;
+    let most = 0;
+    const started: number[] = [];
+    const releases: Array<() => void> = [];
+    const jobs = Array.from({ length: 6 }, (_, i) =>
+      inSignInSlot(async () => {
+        started.push(i);
+        now++;
+        most = Math.max(most, now);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        now--;
+        return i;
+      }),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(Array.from({ length: SIGN_INS_RUNNING_MAX }, (_, i) => i));
+    while (releases.length > 0 || started.length < 6) {
+      releases.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(await Promise.all(jobs)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(most).toBe(SIGN_INS_RUNNING_MAX);
   });
 });

@@ -1,6 +1,7 @@
 import os from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { Worker } from 'node:worker_threads';
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { hashingPriority } from './hashing-priority.js';
 
 /** Shortest password accepted (docs/decisions.md, "The dashboard"). */
 export const MIN_PASSWORD_LENGTH = 12;
@@ -8,40 +9,105 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 200;
 
 /**
- * Argon2 jobs running at once. The binding hashes on libuv's thread pool (4 threads unless
- * UV_THREADPOOL_SIZE), which the service's other work shares: zlib compressing an answer, file reads.
- * Twenty sign-ins at once queued there made every compressed GET wait behind them (p99 over a second,
- * docs/performance.md "The dashboard"), and two hashing on two cores left the event loop no CPU; so at most
- * half the pool and one core fewer than the machine has run at once.
+ * Argon2 jobs running at once, each on a thread of its own (argon2-worker.ts), never on libuv's thread
+ * pool: there a burst of twenty sign-ins queued in front of zlib (every compressed answer) and file reads
+ * (p99 of a concurrent GET over a second, docs/performance.md "The dashboard"). One core fewer than the
+ * machine has (at least 1, at most 4), so a burst never takes every core.
  */
-export const ARGON2_RUNNING_MAX = Math.max(1, Math.min(Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2), os.availableParallelism() - 1));
+export const ARGON2_RUNNING_MAX = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-let running = 0;
-const waiting: Array<() => void> = [];
+type Job = { op: 'hash'; password: string } | { op: 'verify'; stored: string; password: string };
+type Reply = { id: number; ok: true; value: string | boolean } | { id: number; ok: false; message: string };
+
+/** Threads with no job now (at most ARGON2_RUNNING_MAX exist); each is unref'd while idle, so it keeps no process alive. */
+const idleThreads: Worker[] = [];
+let nextJob = 1;
+
+function startThread(): Worker {
+  // Compiled: the .js next to this file. From source (tests, tsx): the .ts with tsx's loader, as PgliteThread does.
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './argon2-worker.ts' : './argon2-worker.js', import.meta.url);
+  return fromSource
+    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, {
+        eval: true,
+        workerData: { priority: hashingPriority() },
+      })
+    : new Worker(url, { workerData: { priority: hashingPriority() } });
+}
+
+/** One job on an idle thread (a new one when none is idle); a thread that fails or exits is not used again. */
+function onThread<T>(job: Job): Promise<T> {
+  const worker = idleThreads.pop() ?? startThread();
+  worker.ref();
+  const id = nextJob++;
+  return new Promise<T>((resolve, reject) => {
+    const settle = (reuse: boolean, done: () => void) => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reuse) {
+        worker.unref();
+        idleThreads.push(worker);
+      }
+      done();
+    };
+    const onMessage = (reply: Reply) => {
+      if (reply.id !== id) return;
+      settle(true, () => (reply.ok ? resolve(reply.value as T) : reject(new Error(reply.message))));
+    };
+    const onError = (err: Error) => settle(false, () => reject(err));
+    const onExit = (code: number) => settle(false, () => reject(new Error(`The Argon2 thread exited (code ${code})`)));
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ ...job, id });
+  });
+}
+
+/** At most `max` jobs run at once; the others wait in order of arrival, in process memory. */
+function gate(max: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    load: () => ({ running, waiting: waiting.length }),
+    async run<T>(job: () => Promise<T>): Promise<T> {
+      if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+      else running++;
+      try {
+        return await job();
+      } finally {
+        const next = waiting.shift();
+        // The slot passes to the next waiter as it is (running stays counted), or is given back.
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}
+
+const argon2Gate = gate(ARGON2_RUNNING_MAX);
+const gated = <T>(job: () => Promise<T>) => argon2Gate.run(job);
 
 /** Argon2 jobs running and waiting now (tests). */
-export const argon2Load = () => ({ running, waiting: waiting.length });
+export const argon2Load = argon2Gate.load;
 
-/** Runs `job` once fewer than ARGON2_RUNNING_MAX others run; the others wait in order of arrival. */
-async function gated<T>(job: () => Promise<T>): Promise<T> {
-  if (running >= ARGON2_RUNNING_MAX) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await job();
-  } finally {
-    const next = waiting.shift();
-    // The slot passes to the next waiter as it is (running stays counted), or is given back.
-    if (next) next();
-    else running--;
-  }
-}
+/**
+ * Sign-ins in progress at once, their statements and their hash together: one more than the hashes that run,
+ * so the next one's reads overlap the running hash. On PGlite (one thread runs every statement in turn) twenty
+ * sign-ins at once put forty statements in front of any other request's; now they wait here instead
+ * (docs/decisions.md, "Argon2 on threads of its own").
+ */
+export const SIGN_INS_RUNNING_MAX = ARGON2_RUNNING_MAX + 1;
+const signInGate = gate(SIGN_INS_RUNNING_MAX);
+export const inSignInSlot = <T>(job: () => Promise<T>): Promise<T> => signInGate.run(job);
 
 /**
  * Argon2id (the @node-rs/argon2 defaults are OWASP's second option: 19 MiB, 2 passes, 1 lane), off the
- * event loop (libuv's threads), at most ARGON2_RUNNING_MAX at once.
+ * event loop and off libuv's pool (the hashing threads above), at most ARGON2_RUNNING_MAX at once.
  */
-export const hashPassword = (password: string): Promise<string> => gated(() => hash(password));
-const verifyHash = (stored: string, password: string): Promise<boolean> => gated(() => verify(stored, password)).catch(() => false);
+export const hashPassword = (password: string): Promise<string> => gated(() => onThread<string>({ op: 'hash', password }));
+const verifyHash = (stored: string, password: string): Promise<boolean> =>
+  gated(() => onThread<boolean>({ op: 'verify', stored, password })).catch(() => false);
 
 /** A hash of nothing anyone typed: verified against when the account does not exist, so both take as long. */
 let decoy: Promise<string> | undefined;

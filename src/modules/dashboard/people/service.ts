@@ -4,7 +4,7 @@ import type { Database } from '../../../db/client.js';
 import { AppError } from '../../../errors.js';
 import { isUuid, newId } from '../../../ids.js';
 import { organizationsRepository } from '../../organizations/repository.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, inSignInSlot, passwordProblem, verifyPassword } from './passwords.js';
 import { type DashboardRole, peopleRepository as repo } from './repository.js';
 
 export const DASHBOARD_ROLES: readonly DashboardRole[] = ['admin', 'editor', 'viewer'];
@@ -156,7 +156,11 @@ export class PeopleService {
    * Signs in: the session's secret (for the cookie), or 401 with one message for every failure, or 429
    * after too many failures for the account or the client's address within the window.
    */
-  async signIn(emailInput: string, password: string, ip: string): Promise<string> {
+  signIn(emailInput: string, password: string, ip: string): Promise<string> {
+    return inSignInSlot(() => this.signInNow(emailInput, password, ip));
+  }
+
+  private async signInNow(emailInput: string, password: string, ip: string): Promise<string> {
     const email = emailInput.trim().toLowerCase().slice(0, 254);
     const subjects = [`account:${email}`, `ip:${ip}`];
     const counts = await repo.countFailures(this.db, subjects, SIGN_IN_WINDOW_SECONDS);

@@ -1,17 +1,21 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
+import { CompressibleBody } from '../../../http/compression.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
-import { type RowsContext, STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
+import { type RowsContext, STATUS_WORDS, apartmentRowsHtml, keptApartmentRowsHtml } from './apartment-rows.js';
 import { formatPrice } from './apartments-csv.js';
 
-/** The row as the screen rendered it with preact (before apartmentRowsHtml; its version now updatedAt), written with `h`: the oracle. */
-function preactRow(a: Apartment, ctx: RowsContext) {
-  const row = `row-${a.id}`;
+/**
+ * The row as JSX would render it with preact, written with `h`: the oracle. The screen rendered these rows with preact before
+ * apartmentRowsHtml (then with the apartment's id as the form's id, `type` on the price and button, `novalidate`, an id per checkbox).
+ */
+function preactRow(a: Apartment, n: number, ctx: RowsContext) {
+  const row = `r${n}`;
   const error = ctx.rowErrors?.[a.id];
   const cells = ctx.editable
     ? [
-        h('td', null, h('input', { type: 'checkbox', form: 'bulk', name: 'ids', value: a.id, id: `select-${a.id}`, 'aria-label': `Select ${a.name}` })),
+        h('td', null, h('input', { type: 'checkbox', form: 'bulk', name: 'ids', value: a.id, 'aria-label': `Select ${a.name}` })),
         h('th', { scope: 'row' }, a.name),
         h('td', null, a.building.name),
         h(
@@ -30,7 +34,6 @@ function preactRow(a: Apartment, ctx: RowsContext) {
           h('input', {
             form: row,
             name: 'price',
-            type: 'text',
             inputMode: 'decimal',
             value: formatPrice(a.priceCents),
             'aria-label': `Price of ${a.name}${a.currency ? ` (${a.currency})` : ''}`,
@@ -46,11 +49,11 @@ function preactRow(a: Apartment, ctx: RowsContext) {
           null,
           h(
             'form',
-            { method: 'post', action: `${ctx.base}/${a.id}`, class: 'inline', id: row, novalidate: true },
+            { method: 'post', action: `${ctx.base}/${a.id}`, class: 'inline', id: row },
             h('input', { type: 'hidden', name: '_csrf', value: ctx.csrf }),
             h('input', { type: 'hidden', name: 'version', value: a.updatedAt }),
             h('input', { type: 'hidden', name: 'back', value: ctx.back }),
-            h('button', { type: 'submit', class: 'secondary' }, 'Save', h('span', { class: 'visually-hidden' }, ' ', a.name)),
+            h('button', { class: 'secondary' }, 'Save', h('span', { class: 'visually-hidden' }, ' ', a.name)),
           ),
         ),
       ]
@@ -84,9 +87,28 @@ describe('apartmentRowsHtml', () => {
     { base: '/dashboard/o/org/apartments', csrf: 'c', back: '', editable: false },
   ];
   it.each(contexts.map((ctx, i) => [i, ctx] as const))('writes exactly the markup preact rendered, every value escaped (context %i)', (_, ctx) => {
-    const expected = apartments.map((a) => renderToString(preactRow(a, ctx))).join('');
+    const expected = apartments.map((a, n) => renderToString(preactRow(a, n, ctx))).join('');
     const html = apartmentRowsHtml(apartments, ctx);
     expect(html).toBe(expected);
     expect(html).not.toContain('<script>');
+  });
+
+  it('the kept rows of a list answer are the same bytes for every session, each with its own CSRF token; rows with errors are written afresh', () => {
+    const list = new CompressibleBody(Buffer.from('{}'));
+    for (const ctx of contexts) {
+      for (const csrf of ['first-token', 'second "token" <&>']) {
+        const session = { ...ctx, csrf };
+        expect(keptApartmentRowsHtml(list, apartments, session)).toBe(apartmentRowsHtml(apartments, session));
+        expect(keptApartmentRowsHtml(list, apartments, session)).toBe(apartments.map((a, n) => renderToString(preactRow(a, n, session))).join(''));
+      }
+    }
+    // Kept: a list answer's rows are made once, so other apartments under the same answer (never the case: an answer is
+    // never changed) would still show the first ones; a new answer makes them anew.
+    const session = contexts[0]!;
+    const first = keptApartmentRowsHtml(list, apartments, session);
+    expect(keptApartmentRowsHtml(list, apartments.slice(0, 1), session)).toBe(first);
+    expect(keptApartmentRowsHtml(new CompressibleBody(Buffer.from('{}')), apartments.slice(0, 1), session)).toBe(
+      apartmentRowsHtml(apartments.slice(0, 1), session),
+    );
   });
 });

@@ -18,7 +18,7 @@ export function parsePrice(text: string): number | null | undefined {
 
 export const formatPrice = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(cents % 100 === 0 ? 0 : 2));
 
-export function exportCsv(apartments: Apartment[]): string {
+export function exportCsv(apartments: readonly Apartment[]): string {
   return stringify(
     apartments.map((a) => [a.building.name, a.name, a.status, formatPrice(a.priceCents), a.currency ?? '']),
     { header: true, columns: [...CSV_COLUMNS] },
@@ -59,7 +59,11 @@ const norm = (s: string) => s.trim().toLowerCase();
  * known one is changed (only the columns given), an unknown one created. Nothing is written here: the
  * screen shows this plan, then applies the same plan after confirmation. Any error blocks the import.
  */
-export function planImport(text: string, buildings: Array<{ id: string; name: string }>, apartments: Apartment[]): ImportPlan & { lines: ImportLine[] } {
+export function planImport(
+  text: string,
+  buildings: Array<{ id: string; name: string }>,
+  apartments: readonly Apartment[],
+): ImportPlan & { lines: ImportLine[] } {
   const plan: ImportPlan & { lines: ImportLine[] } = { creates: [], updates: [], unchanged: 0, errors: [], lines: [] };
   let records: string[][];
   try {

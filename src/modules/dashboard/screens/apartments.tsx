@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BoundWork, boundWork } from '../../../db/bound-work.js';
 import { AppError } from '../../../errors.js';
+import type { CompressibleBody } from '../../../http/compression.js';
 import { isUuid } from '../../../ids.js';
 import { APARTMENT_STATUSES, type Apartment } from '../../apartments/schemas.js';
 import type { Estate } from '../../estates/schemas.js';
@@ -9,7 +10,7 @@ import { Notice, PostForm, Problem } from '../render/forms.js';
 import { seeOther, sendHtml } from '../render/html.js';
 import { Shell } from '../render/shell.js';
 import { type OrgContext, asUser, hasRole, requireOrg } from '../session.js';
-import { STATUS_WORDS, apartmentRowsHtml } from './apartment-rows.js';
+import { STATUS_WORDS, apartmentRowsHtml, keptApartmentRowsHtml } from './apartment-rows.js';
 import { type ImportPlan, exportCsv, formatPrice, parsePrice, planImport } from './apartments-csv.js';
 import { STALE } from './estates.js';
 import { formOf, refusal, text } from './form-body.js';
@@ -51,12 +52,29 @@ function filterOf(query: Record<string, unknown>): Filter {
 
 const queryOf = (f: Filter) => new URLSearchParams(Object.entries(f).filter(([, v]) => v !== undefined) as Array<[string, string]>).toString();
 
+/**
+ * A kept list's items, parsed once: the list cache (apartments/lists.ts) answers the same body while nothing
+ * changed, so 2,000 apartments are parsed on the first screen after a change, not on every one (the parse cost
+ * about as much as the API's four pages; docs/performance.md, "The dashboard"). Read only, never changed.
+ */
+const parsedItems = new WeakMap<CompressibleBody, readonly Apartment[]>();
+function itemsOf(body: CompressibleBody): readonly Apartment[] {
+  let items = parsedItems.get(body);
+  if (!items) {
+    items = (JSON.parse(body.identity.toString('utf8')) as { items: Apartment[] }).items;
+    parsedItems.set(body, items);
+  }
+  return items;
+}
+
 interface TableState {
   ctx: OrgContext;
   estates: Estate[];
   estate: Estate | undefined;
   filter: Filter;
-  apartments: Apartment[];
+  apartments: readonly Apartment[];
+  /** The kept list answer the apartments were read from: their rows are kept beside it (keptApartmentRowsHtml). */
+  list?: CompressibleBody | undefined;
   rowErrors?: Record<string, string>;
   problem?: string | undefined;
   done?: string | undefined;
@@ -67,7 +85,8 @@ function ApartmentsTable(props: TableState) {
   const editable = hasRole(ctx, 'editor');
   const back = queryOf(filter);
   const base = `${ctx.base}/apartments`;
-  const rows = apartmentRowsHtml(props.apartments, { base, csrf: ctx.session.csrf, back, editable, rowErrors: props.rowErrors });
+  const rowsContext = { base, csrf: ctx.session.csrf, back, editable, rowErrors: props.rowErrors };
+  const rows = props.list ? keptApartmentRowsHtml(props.list, props.apartments, rowsContext) : apartmentRowsHtml(props.apartments, rowsContext);
   return (
     <Shell ctx={ctx} title="Apartments" current="apartments">
       <Notice text={props.done ? DONE[props.done] : undefined} />
@@ -273,7 +292,8 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
     if (filter.estateId && estate?.id !== filter.estateId) throw new AppError('notFound', `Estate with id ${filter.estateId} not found`);
     // A building of another estate (the estate was switched in the filter): all buildings.
     if (filter.buildingId && !estate?.buildings.some((b) => b.id === filter.buildingId)) filter.buildingId = undefined;
-    let items: Apartment[] = [];
+    let items: readonly Apartment[] = [];
+    let body: CompressibleBody | undefined;
     if (estate) {
       const listed = await apartments.lists.list(ctx.org.organizationId, {
         estateId: estate.id,
@@ -281,9 +301,10 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
         ...(filter.status ? { status: filter.status } : {}),
         sort: (filter.sort ?? 'name') as 'name',
       });
-      items = (JSON.parse(listed.body.identity.toString('utf8')) as { items: Apartment[] }).items;
+      items = itemsOf(listed.body);
+      body = listed.body;
     }
-    return { estates: list, estate, apartments: items, filter: { ...filter, ...(estate ? { estateId: estate.id } : {}) } };
+    return { estates: list, estate, apartments: items, list: body, filter: { ...filter, ...(estate ? { estateId: estate.id } : {}) } };
   };
   const table = async (reply: FastifyReply, ctx: OrgContext, filter: Filter, extra: Partial<TableState> = {}, status = 200) =>
     sendHtml(reply, <ApartmentsTable ctx={ctx} {...(await load(ctx, filter))} {...extra} />, status);
@@ -367,8 +388,7 @@ export async function apartmentScreen(app: FastifyInstance): Promise<void> {
   };
   const planFor = async (ctx: OrgContext, estate: Estate, csv: string) => {
     const listed = await apartments.lists.list(ctx.org.organizationId, { estateId: estate.id });
-    const current = (JSON.parse(listed.body.identity.toString('utf8')) as { items: Apartment[] }).items;
-    return planImport(csv, estate.buildings, current);
+    return planImport(csv, estate.buildings, itemsOf(listed.body));
   };
 
   app.get('/apartments/import', { schema: { hide: true }, config }, async (request, reply) => {
