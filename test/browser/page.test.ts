@@ -463,7 +463,7 @@ describe('image placeholders', () => {
     const frame = shownFrame(page).locator('img');
     expect(await frame.getAttribute('data-placeholder')).toBeTruthy();
     const background = () => frame.evaluate((img) => getComputedStyle(img).backgroundImage);
-    await expect.poll(background).toMatch(/^url\("data:image\/png;base64,/);
+    await expect.poll(background, { timeout: 10_000 }).toMatch(/^url\("data:image\/png;base64,/);
     expect(await frame.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(false);
     await screenshot(page, '390-placeholders');
     release();

@@ -1,12 +1,12 @@
 // The public page's islands: each enhances server-rendered HTML that already works without JavaScript
 // (STYLE.md "The public page"). Loaded as `<script type="module" src="/assets/page/page.<hash>.js">`.
 // Each island lives with its server render in components/<name>/ and starts on its hook, the element the
-// server marked `data-module="<name>"` (the navigator: `section.navigator[data-navigator-id]`, NAVIGATOR).
+// server marked `data-module="<name>"` (a navigator and each nested one: `section[data-module="navigator"]`).
 import { initLightbox } from '../components/gallery/client.js';
 import { initPlaceholders } from '../components/image/client.js';
 import { initForm } from '../components/inquiry-form/client.js';
 import { initMap } from '../components/map/client.js';
-import { NAVIGATOR, type Navigator, initNavigator } from '../components/navigator/client.js';
+import { type Navigator, initNavigator } from '../components/navigator/client.js';
 import { initNested } from '../components/navigator/nested.client.js';
 import { initZoom } from '../components/navigator/zoom.client.js';
 import { initPanoramas } from '../components/panoramas/client.js';
@@ -24,7 +24,7 @@ document.documentElement.classList.add('js');
 if (window.parent !== window) document.documentElement.classList.add('in-embed');
 const words = pageWords();
 initPlaceholders();
-const navigators = $$(NAVIGATOR)
+const navigators = modules('navigator')
   .map((root) => initNavigator(root, words))
   .filter((n): n is Navigator => n !== null);
 for (const navigator of navigators) initZoom(navigator.root);

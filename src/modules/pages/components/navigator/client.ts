@@ -18,7 +18,7 @@ export interface Navigator {
 }
 
 /** A navigator section (nested ones are sections inside their parent's). */
-export const NAVIGATOR = 'section.navigator[data-navigator-id]';
+export const NAVIGATOR = 'section[data-module="navigator"]';
 const DRAG_STEP_PX = 40;
 
 export function initNavigator(root: HTMLElement, words: Words): Navigator | null {

@@ -245,6 +245,7 @@ export function NavigatorSection(props: {
       data-loopable={options.isLoopable ? 'true' : undefined}
       data-free-rotate={options.canFreelyRotate ? 'true' : undefined}
       data-mirrored={options.mirroredRotationCameraMovement ? 'true' : undefined}
+      data-module="navigator"
       aria-label={props.label}
     >
       {/* The way back: a link to the page showing the parent, at its section; with the script it shows the parent in place. */}
