@@ -32,7 +32,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, found: Re
   return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
 }
 
-/** A part of the page its script fetches (a frame's shapes): not a page for a search engine; a 404 is the page's. */
+/** A part of the page its script fetches (a frame's shapes, a home's card): not a page for a search engine; a 404 is the page's. */
 export function sendPart(request: FastifyRequest, reply: FastifyReply, part: RenderedPage) {
   if (part.status !== 200) return sendPage(request, reply, part);
   reply.header('x-robots-tag', 'noindex');

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../errors.js';
-import { sendCompressible } from '../../../http/compression.js';
-import { ifNoneMatchHits } from '../../../http/etag.js';
 import { isUuid } from '../../../ids.js';
 import { siteOf } from '../../domains/site.js';
 import { pageErrorNotice } from '../notices.js';
@@ -77,15 +75,7 @@ export const pageSiteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const part = query.part === 'card' ? 'card' : 'page';
       const page = await service.home(request.params.slug, request.params.apartmentId, part, siteOf(request));
       // The card alone is what the page's script opens in place: not a page of its own for a search engine.
-      if (part === 'card' && page.status === 200) {
-        reply.header('x-robots-tag', 'noindex');
-        reply.header('content-security-policy', page.csp);
-        reply.header('x-content-type-options', 'nosniff');
-        reply.header('cache-control', PAGE_CACHE_CONTROL);
-        reply.header('etag', page.etag);
-        if (ifNoneMatchHits(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
-        return sendCompressible(reply, page.body, 'text/html; charset=utf-8');
-      }
+      if (part === 'card') return sendPart(request, reply, page);
       return sendPage(request, reply, page);
     },
   );
