@@ -11,3 +11,19 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial
 
 /** True for a click the browser should handle itself (new tab, download, …). */
 export const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+
+/**
+ * A drag is not also a click on what it ended on (a shape's link): the click that ends a drag is stopped
+ * before it reaches anything in `root` (capture). `dragged()` says whether a drag just ended, and resets it.
+ */
+export function swallowClickAfterDrag(root: EventTarget, dragged: () => boolean): void {
+  root.addEventListener(
+    'click',
+    (event) => {
+      if (!dragged()) return;
+      event.preventDefault();
+      event.stopPropagation();
+    },
+    true,
+  );
+}

@@ -1,4 +1,4 @@
-import { $, $$, el, modified } from '../../client/dom.js';
+import { $, $$, el, modified, swallowClickAfterDrag } from '../../client/dom.js';
 import type { Words } from '../../client/words.js';
 import { frameOfQuery, shownIndex } from '../../shared/frames.js';
 
@@ -132,17 +132,11 @@ export function initNavigator(root: HTMLElement, words: Words): Navigator | null
     root.addEventListener('pointerup', end);
     root.addEventListener('pointercancel', end);
     // A drag that turned the view is not also a click on the shape it ended on.
-    root.addEventListener(
-      'click',
-      (event) => {
-        if (moved) {
-          event.preventDefault();
-          event.stopPropagation();
-          moved = false;
-        }
-      },
-      true,
-    );
+    swallowClickAfterDrag(root, () => {
+      const was = moved;
+      moved = false;
+      return was;
+    });
     // Images drag as files by default; a drag here turns the view instead.
     root.addEventListener('dragstart', (event) => {
       if (mine(event)) event.preventDefault();

@@ -1,4 +1,4 @@
-import { $, $$ } from '../../client/dom.js';
+import { $, $$, swallowClickAfterDrag } from '../../client/dom.js';
 import { NAVIGATOR } from './client.js';
 
 /** A home's shape is a target of at least this many CSS pixels at the zoom offered (DECISIONS "Phones"). */
@@ -113,16 +113,11 @@ export function initZoom(root: HTMLElement): void {
     stage.addEventListener('pointercancel', end);
   }
   // A pan is not also a click on the shape it ended on.
-  root.addEventListener(
-    'click',
-    (event) => {
-      if (!panned) return;
-      panned = false;
-      event.preventDefault();
-      event.stopPropagation();
-    },
-    true,
-  );
+  swallowClickAfterDrag(root, () => {
+    const was = panned;
+    panned = false;
+    return was;
+  });
   addEventListener('resize', apply);
   apply();
 }

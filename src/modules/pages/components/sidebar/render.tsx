@@ -97,25 +97,18 @@ function Filters(props: {
       {hide.has('status') ? null : (
         <Select id="filter-status" name="status" label={t('status')} any={any} value={filter.status} options={PUBLIC_STATUSES.map((s) => [s, t(s)])} />
       )}
-      {hide.has('rooms') ? null : (
-        <Select
-          id="filter-rooms"
-          name="rooms"
-          label={t('rooms')}
-          any={any}
-          value={filter.rooms?.toString()}
-          options={props.rooms.map((r) => [String(r), String(r)])}
-        />
-      )}
-      {hide.has('floor') ? null : (
-        <Select
-          id="filter-floor"
-          name="floor"
-          label={t('floor')}
-          any={any}
-          value={filter.floor?.toString()}
-          options={props.floors.map((f) => [String(f), String(f)])}
-        />
+      {(['rooms', 'floor'] as const).map((name) =>
+        hide.has(name) ? null : (
+          <Select
+            key={name}
+            id={`filter-${name}`}
+            name={name}
+            label={t(name)}
+            any={any}
+            value={filter[name]?.toString()}
+            options={(name === 'rooms' ? props.rooms : props.floors).map((n) => [String(n), String(n)])}
+          />
+        ),
       )}
       {hide.has('building') || props.buildings.length < 2 ? null : (
         <Select
